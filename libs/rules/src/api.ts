@@ -1,0 +1,234 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { writeCsv } from './csv-writer';
+import { CsvFileValidator, type CsvValidationOptions, type FileValidationResponse } from './csv-validator';
+import { generatedFileName } from './file-name';
+import { IssueCollector, type Issue, type IssueSummary } from './issues';
+import { JsonRowMapper, NormalizationLog, type Normalization } from './json-rows';
+import { FIELD_PROBLEMS, type Lang } from './messages';
+import type { ReferenceLists } from './references';
+import { checkRowLimit, parseDeclarationRequest, RequestError, type DeclarationRequest, type GenerationOptions } from './request';
+import { RowChecker } from './row-checker';
+import { CURRENT_SPEC_VERSION, DECLARANTS, FILE_TYPES, SPEC_VERSIONS, findSpec } from './spec';
+import type { Declarant, FileType } from './spec/types';
+import { parisDay, type DayNumber } from './values/dates';
+
+/** What every entry point needs besides the input: a pure function of these (STYLE.md). */
+export interface RulesEnvironment {
+  refs: ReferenceLists;
+  /** The validation day (Europe/Paris); today when absent. */
+  today?: DayNumber;
+  lang?: Lang;
+  /** Rows allowed in one request (50,000 live, 50 test); unlimited when absent. */
+  maxRows?: number;
+}
+
+/** POST /v1/declarations/validate response (SERVICE.md §2.4, API.md §4–§5). */
+export interface DeclarationValidationResponse {
+  valid: boolean;
+  spec_version: string;
+  rows_total: number;
+  rows_valid: number;
+  rows_invalid: number;
+  error_count: number;
+  truncated: boolean;
+  errors: Issue[];
+  warning_count: number;
+  warnings: Issue[];
+  normalization_count: number;
+  normalizations: Normalization[];
+  summary: IssueSummary;
+}
+
+export interface GeneratedFile {
+  type: FileType;
+  declarant: Declarant;
+  spec_version: string;
+  options: GenerationOptions;
+  rows: number;
+  declarations: number;
+  filename: string;
+  sha256: string;
+  content: Buffer;
+  warning_count: number;
+  warnings: Issue[];
+  normalization_count: number;
+  normalizations: Normalization[];
+}
+
+interface CheckedDeclarations {
+  request: DeclarationRequest;
+  rows: string[][];
+  declarations: number;
+  response: DeclarationValidationResponse;
+}
+
+function checkDeclarations(raw: unknown, env: RulesEnvironment): CheckedDeclarations {
+  const lang = env.lang ?? 'en';
+  const request = parseDeclarationRequest(raw, lang);
+  if (env.maxRows !== undefined) checkRowLimit(request.rowCount, env.maxRows, lang);
+  const { spec, options } = request;
+  const table = spec.tables[request.type];
+  const cap = spec.limits.maxErrorsListed;
+  const log = new NormalizationLog(cap);
+  const { rows, locators } = new JsonRowMapper(table, request, log).map();
+  const issues = new IssueCollector(lang, cap);
+  const checker = new RowChecker({
+    spec,
+    table,
+    declarant: request.declarant,
+    refs: env.refs,
+    today: env.today ?? parisDay(),
+    strictReferences: options.strict_references,
+    formulaPolicy: options.formula_policy,
+    issues,
+    fieldOf: JsonRowMapper.fieldOf,
+  });
+  // JSON rows occupy lines 2… of the file that would be generated (API.md §4).
+  for (let i = 0; i < rows.length; i++) checker.addRow(i + 2, rows[i]!, locators[i]);
+  const counts = checker.finish();
+  const { errors, warnings } = issues.sorted();
+  return {
+    request,
+    rows,
+    declarations: counts.declarations,
+    response: {
+      valid: issues.errorCount === 0,
+      spec_version: spec.version,
+      rows_total: counts.rows_total,
+      rows_valid: counts.rows_valid,
+      rows_invalid: counts.rows_invalid,
+      error_count: issues.errorCount,
+      truncated: issues.truncated,
+      errors,
+      warning_count: issues.warningCount,
+      warnings,
+      normalization_count: log.count,
+      normalizations: log.entries,
+      summary: issues.summary(),
+    },
+  };
+}
+
+/** POST /v1/declarations/validate. Throws RequestError for a malformed request. */
+export function validateDeclarations(raw: unknown, env: RulesEnvironment): DeclarationValidationResponse {
+  return checkDeclarations(raw, env).response;
+}
+
+/**
+ * POST /v1/files/generate, minus storage: the file's bytes and metadata. When any row is invalid no
+ * file is produced: throws RequestError VALIDATION_FAILED whose details are the validation response.
+ */
+export function generateFile(raw: unknown, env: RulesEnvironment & { randomHex?: (chars: number) => string }): GeneratedFile {
+  const checked = checkDeclarations(raw, env);
+  const { request, response } = checked;
+  if (!response.valid) {
+    throw RequestError.of('VALIDATION_FAILED', env.lang ?? 'en', { count: response.rows_invalid }, {
+      ...response,
+    });
+  }
+  const content = writeCsv(request.spec.tables[request.type], checked.rows);
+  const randomHex = env.randomHex ?? ((chars: number) => randomBytes(Math.ceil(chars / 2)).toString('hex').slice(0, chars));
+  return {
+    type: request.type,
+    declarant: request.declarant,
+    spec_version: request.spec.version,
+    options: request.options,
+    rows: response.rows_total,
+    declarations: checked.declarations,
+    filename: generatedFileName(request.type, env.today ?? parisDay(), randomHex(8)),
+    sha256: createHash('sha256').update(content).digest('hex'),
+    content,
+    warning_count: response.warning_count,
+    warnings: response.warnings,
+    normalization_count: response.normalization_count,
+    normalizations: response.normalizations,
+  };
+}
+
+export interface GenerateResponseMeta {
+  file_id: string;
+  mode: 'live' | 'test';
+  stored: boolean;
+  expires_at: string | null;
+  download_url: string | null;
+}
+
+/** The generate response of SERVICE.md §2.3, with `content` when the file is not stored. */
+export function generateResponseBody(file: GeneratedFile, meta: GenerateResponseMeta): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    success: true,
+    file_id: meta.file_id,
+    mode: meta.mode,
+    spec_version: file.spec_version,
+    rows: file.rows,
+    declarations: file.declarations,
+    filename: file.filename,
+    sha256: file.sha256,
+    stored: meta.stored,
+    expires_at: meta.expires_at,
+    download_url: meta.download_url,
+    warning_count: file.warning_count,
+    warnings: file.warnings,
+    normalization_count: file.normalization_count,
+    normalizations: file.normalizations,
+  };
+  if (!meta.stored) body.content = file.content.toString('utf8');
+  return body;
+}
+
+/** file_ + 32 lowercase hex characters (API.md §1). */
+export function newFileId(): string {
+  return `file_${randomBytes(16).toString('hex')}`;
+}
+
+export interface CsvValidationRequest {
+  type: string;
+  declarant: string;
+  spec_version?: string;
+  strict_references?: boolean;
+  filename?: string;
+}
+
+/**
+ * Creates the streaming validator for POST /v1/files/validate after checking the form fields.
+ * Throws RequestError (INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION).
+ */
+export function createCsvValidator(req: CsvValidationRequest, env: RulesEnvironment): CsvFileValidator {
+  const lang = env.lang ?? 'en';
+  const fields: { field: string; message: string }[] = [];
+  if (!FILE_TYPES.includes(req.type as FileType)) {
+    fields.push({ field: 'type', message: `${FIELD_PROBLEMS.one_of[lang]}: ${FILE_TYPES.join(', ')}` });
+  }
+  if (!DECLARANTS.includes(req.declarant as Declarant)) {
+    fields.push({ field: 'declarant', message: `${FIELD_PROBLEMS.one_of[lang]}: ${DECLARANTS.join(', ')}` });
+  }
+  if (fields.length) {
+    throw RequestError.of('INVALID_REQUEST', lang, { count: fields.length }, { fields, field_count: fields.length });
+  }
+  const version = req.spec_version ?? CURRENT_SPEC_VERSION;
+  const spec = findSpec(version);
+  if (!spec) {
+    throw RequestError.of('UNSUPPORTED_SPEC_VERSION', lang, { expected: SPEC_VERSIONS.join(', ') }, {
+      supported: SPEC_VERSIONS,
+    });
+  }
+  const opts: CsvValidationOptions = {
+    spec,
+    type: req.type as FileType,
+    declarant: req.declarant as Declarant,
+    refs: env.refs,
+    today: env.today ?? parisDay(),
+    strictReferences: req.strict_references ?? true,
+    lang,
+    filename: req.filename,
+    maxRows: env.maxRows,
+  };
+  return new CsvFileValidator(opts);
+}
+
+/** Validates a whole CSV held in memory. */
+export function validateCsv(content: Uint8Array, req: CsvValidationRequest, env: RulesEnvironment): FileValidationResponse {
+  const validator = createCsvValidator(req, env);
+  validator.write(content);
+  return validator.end();
+}

@@ -1,0 +1,62 @@
+/** Validation issue codes of API.md §4 (errors and warnings). Codes are never renamed. */
+export const ISSUE_CODES = [
+  // file-level
+  'EMPTY_FILE',
+  'INVALID_ENCODING',
+  'INVALID_SEPARATOR',
+  'INVALID_HEADER',
+  'INVALID_FILENAME',
+  'COLUMN_COUNT',
+  // cells
+  'REQUIRED_FIELD',
+  'FIELD_NOT_ALLOWED',
+  'FIELD_TOO_LONG',
+  'INVALID_VALUE',
+  'VALUE_COUNT',
+  'INVALID_CHARACTER',
+  'INVALID_DATE',
+  'FUTURE_DATE',
+  'END_BEFORE_START',
+  'VALIDITY_BEFORE_TRAINING_END',
+  'VALIDITY_END_BEFORE_START',
+  'INVALID_NIR',
+  'INVALID_NIR_KEY',
+  'INVALID_SIRET',
+  'INVALID_SIRET_KEY',
+  'INVALID_FORMACODE',
+  'INVALID_NSF_CODE',
+  'INVALID_ROME_CODE',
+  'INVALID_RS_CODE',
+  'INVALID_URL',
+  'FORMULA_NOT_ALLOWED',
+  // across rows
+  'DUPLICATE_UNIQUE_ID',
+  'INCONSISTENT_DECLARATION',
+  'DECLARATION_TOO_LARGE',
+  // warnings only
+  'REFERENCE_NOT_VERIFIED',
+  'DUPLICATE_HOLDER',
+  'LF_LINE_ENDINGS',
+  'NIR_PROVISIONAL',
+  'FILING_DEADLINE_PASSED',
+  'NO_DATA_ROWS',
+] as const;
+export type IssueCode = (typeof ISSUE_CODES)[number];
+
+/** Codes of the HTTP error body (API.md §6) that the rules library can produce. */
+export const REQUEST_ERROR_CODES = [
+  'INVALID_JSON',
+  'INVALID_REQUEST',
+  'UNSUPPORTED_SPEC_VERSION',
+  'LINE_LIMIT_EXCEEDED',
+  'VALIDATION_FAILED',
+] as const;
+export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
+
+export const REQUEST_ERROR_STATUS: Readonly<Record<RequestErrorCode, number>> = {
+  INVALID_JSON: 400,
+  INVALID_REQUEST: 400,
+  UNSUPPORTED_SPEC_VERSION: 400,
+  LINE_LIMIT_EXCEEDED: 413,
+  VALIDATION_FAILED: 422,
+};

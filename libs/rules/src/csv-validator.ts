@@ -1,0 +1,226 @@
+import { isUtf8 } from 'node:buffer';
+import { fileNameProblem } from './file-name';
+import { IssueCollector, type Issue, type IssueSummary } from './issues';
+import type { Lang } from './messages';
+import type { ReferenceLists } from './references';
+import { checkRowLimit } from './request';
+import { RowChecker } from './row-checker';
+import type { Declarant, FileType, SpecVersion } from './spec/types';
+import type { DayNumber } from './values/dates';
+
+export interface CsvValidationOptions {
+  spec: SpecVersion;
+  type: FileType;
+  declarant: Declarant;
+  refs: ReferenceLists;
+  today: DayNumber;
+  strictReferences: boolean;
+  lang: Lang;
+  /** The name the file would be filed under (checked against the portal's rule), if known. */
+  filename?: string;
+  /** Rows allowed in one request (API.md §6 LINE_LIMIT_EXCEEDED); none when absent. */
+  maxRows?: number;
+}
+
+/** POST /v1/files/validate response (SERVICE.md §2.4, API.md §4). */
+export interface FileValidationResponse {
+  valid: boolean;
+  spec_version: string;
+  file_rejected: boolean;
+  rows_total: number;
+  rows_valid: number;
+  rows_invalid: number;
+  error_count: number;
+  truncated: boolean;
+  errors: Issue[];
+  warning_count: number;
+  warnings: Issue[];
+  summary: IssueSummary;
+}
+
+const LF = 10;
+
+/**
+ * Validates an official CSV file as it streams in, line by line (API.md §4 "Reading an uploaded
+ * CSV"): fields are split on `|` only, a final empty line is ignored, trailing CR is stripped.
+ * Memory stays proportional to one chunk plus what cross-row checks must remember (unique ids,
+ * one row per declaration). File-level problems reject the file: its rows are then not reported.
+ * Throws RequestError LINE_LIMIT_EXCEEDED past `maxRows`.
+ */
+export class CsvFileValidator {
+  private readonly fileIssues: IssueCollector;
+  private readonly issues: IssueCollector;
+  private readonly checker: RowChecker;
+  private readonly names: readonly string[];
+  private pending: Buffer | null = null;
+  private lineNo = 0;
+  private dataRows = 0;
+  private rejected = false;
+  private lfOnly = false;
+  private deferredEmptyLine = 0;
+  private ended = false;
+
+  constructor(private readonly opts: CsvValidationOptions) {
+    const cap = opts.spec.limits.maxErrorsListed;
+    this.fileIssues = new IssueCollector(opts.lang, cap);
+    this.issues = new IssueCollector(opts.lang, cap);
+    const table = opts.spec.tables[opts.type];
+    this.names = table.columns.map((c) => c.name);
+    this.checker = new RowChecker({
+      spec: opts.spec,
+      table,
+      declarant: opts.declarant,
+      refs: opts.refs,
+      today: opts.today,
+      strictReferences: opts.strictReferences,
+      formulaPolicy: 'warn_only',
+      issues: this.issues,
+    });
+    if (opts.filename !== undefined) {
+      const reason = fileNameProblem(opts.filename);
+      if (reason) this.reject('INVALID_FILENAME', null, { reason });
+    }
+  }
+
+  write(chunk: Uint8Array): void {
+    if (this.rejected && this.lineNo > 0) return;
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const data = this.pending ? Buffer.concat([this.pending, bytes]) : bytes;
+    const last = data.lastIndexOf(LF);
+    if (last < 0) {
+      this.pending = Buffer.from(data);
+      return;
+    }
+    // Keep a copy of the unfinished line only, so that the caller's chunk can be released.
+    this.pending = last + 1 < data.length ? Buffer.from(data.subarray(last + 1)) : null;
+    this.decode(data.subarray(0, last + 1), true);
+  }
+
+  end(): FileValidationResponse {
+    if (this.ended) throw new Error('CsvFileValidator.end() called twice');
+    this.ended = true;
+    if (this.pending && !(this.rejected && this.lineNo > 0)) this.decode(this.pending, false);
+    this.pending = null;
+    if (this.lineNo === 0 && !this.rejected) this.reject('EMPTY_FILE', null);
+    else if (this.lineNo === 0) this.fileIssues.error('EMPTY_FILE', null, null);
+
+    if (this.rejected) {
+      const { errors } = this.fileIssues.sorted();
+      return {
+        valid: false,
+        spec_version: this.opts.spec.version,
+        file_rejected: true,
+        rows_total: 0,
+        rows_valid: 0,
+        rows_invalid: 0,
+        error_count: this.fileIssues.errorCount,
+        truncated: false,
+        errors,
+        warning_count: 0,
+        warnings: [],
+        summary: this.fileIssues.summary(),
+      };
+    }
+    const counts = this.checker.finish();
+    if (this.lfOnly) this.issues.warning('LF_LINE_ENDINGS', null, null);
+    if (counts.rows_total === 0) this.issues.warning('NO_DATA_ROWS', null, null);
+    const { errors, warnings } = this.issues.sorted();
+    return {
+      valid: this.issues.errorCount === 0,
+      spec_version: this.opts.spec.version,
+      file_rejected: false,
+      rows_total: counts.rows_total,
+      rows_valid: counts.rows_valid,
+      rows_invalid: counts.rows_invalid,
+      error_count: this.issues.errorCount,
+      truncated: this.issues.truncated,
+      errors,
+      warning_count: this.issues.warningCount,
+      warnings,
+      summary: this.issues.summary(),
+    };
+  }
+
+  /** `bytes` ends with LF when `terminated`; UTF-8 is checked on whole lines only (LF never splits a character). */
+  private decode(bytes: Buffer, terminated: boolean): void {
+    if (!isUtf8(bytes)) {
+      this.reject('INVALID_ENCODING', null, { reason: 'utf8' });
+      if (this.lineNo === 0) this.lineNo = 1;
+      return;
+    }
+    const text = bytes.toString('utf8');
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl < 0) break;
+      this.line(text, start, nl, true);
+      if (this.rejected) return;
+      start = nl + 1;
+    }
+    if (!terminated && start < text.length) this.line(text, start, text.length, false);
+  }
+
+  private line(text: string, start: number, end: number, terminated: boolean): void {
+    this.lineNo++;
+    let stop = end;
+    if (stop > start && text.charCodeAt(stop - 1) === 13) stop--;
+    else if (terminated) this.lfOnly = true;
+    const line = text.slice(start, stop);
+    if (this.lineNo === 1) return this.header(line);
+    if (this.rejected) return;
+    if (line === '') {
+      // Only a final empty line is harmless; we learn it was final when nothing follows.
+      if (this.deferredEmptyLine) this.emptyLine(this.deferredEmptyLine);
+      this.deferredEmptyLine = this.lineNo;
+      return;
+    }
+    if (this.deferredEmptyLine) {
+      this.emptyLine(this.deferredEmptyLine);
+      this.deferredEmptyLine = 0;
+    }
+    this.countRow();
+    const cells = line.split('|');
+    if (cells.length !== this.names.length) {
+      this.issues.error('COLUMN_COUNT', this.lineNo, null, undefined, { count: cells.length, expected: String(this.names.length) });
+      this.checker.addBrokenRow();
+      return;
+    }
+    this.checker.addRow(this.lineNo, cells);
+  }
+
+  private emptyLine(lineNo: number): void {
+    this.countRow();
+    this.issues.error('COLUMN_COUNT', lineNo, null, undefined, { count: 0, expected: String(this.names.length) });
+    this.checker.addBrokenRow();
+  }
+
+  private countRow(): void {
+    this.dataRows++;
+    if (this.opts.maxRows !== undefined) checkRowLimit(this.dataRows, this.opts.maxRows, this.opts.lang);
+  }
+
+  private header(line: string): void {
+    if (line === '') return this.reject('EMPTY_FILE', null);
+    if (line.charCodeAt(0) === 0xfeff) return this.reject('INVALID_ENCODING', null, { reason: 'bom' });
+    if (!line.includes('|')) return this.reject('INVALID_SEPARATOR', 1);
+    const cells = line.split('|');
+    const diff = this.names.findIndex((name, i) => cells[i] !== name);
+    if (diff >= 0 || cells.length !== this.names.length) {
+      const position = diff >= 0 ? diff + 1 : this.names.length + 1;
+      this.reject('INVALID_HEADER', 1, {
+        count: this.names.length,
+        position,
+        expected: this.names[position - 1] ?? '(end of line)',
+      });
+    }
+  }
+
+  private reject(
+    code: 'EMPTY_FILE' | 'INVALID_ENCODING' | 'INVALID_SEPARATOR' | 'INVALID_HEADER' | 'INVALID_FILENAME',
+    row: number | null,
+    params?: Parameters<IssueCollector['error']>[4],
+  ): void {
+    this.rejected = true;
+    this.fileIssues.error(code, row, null, undefined, params);
+  }
+}

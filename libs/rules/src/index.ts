@@ -1,0 +1,19 @@
+/**
+ * @ppfile/rules — the official bulk-import format of the Passeport de Prévention portal, written
+ * once: spec tables, normalizations, checks, CSV writer and reader. No framework, no I/O.
+ */
+export * from './api';
+export * from './codes';
+export * from './csv-validator';
+export * from './csv-writer';
+export * from './file-name';
+export * from './issues';
+export * from './json-rows';
+export * from './messages';
+export * from './references';
+export * from './request';
+export * from './row-checker';
+export * from './spec';
+export * from './values/dates';
+export * from './values/nir';
+export * from './values/siret';

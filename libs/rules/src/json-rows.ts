@@ -1,0 +1,213 @@
+import type { ReferenceListName } from './references';
+import type { DeclarationRequest } from './request';
+import type { RowLocator } from './row-checker';
+import type { ColumnSpec, KindTable } from './spec/types';
+import { formatFrDate, parseIsoDate } from './values/dates';
+import { hasValidNirKey } from './values/nir';
+
+/** Normalization rules of SERVICE.md §2.6 / API.md §5 (+ DECLARATION_SPLIT of API.md §2). */
+export type NormalizationRule =
+  | 'WHITESPACE_TRIMMED'
+  | 'UNICODE_NFC'
+  | 'DATE_REFORMATTED'
+  | 'ENUM_UPPERCASED'
+  | 'SEPARATORS_REMOVED'
+  | 'CODE_NORMALIZED'
+  | 'NIR_KEY_REMOVED'
+  | 'DECLARATION_SPLIT';
+
+/** One changed value: where, which column, which rule. The value itself is never copied. */
+export interface Normalization {
+  field: string;
+  column: string;
+  rule: NormalizationRule;
+}
+
+export class NormalizationLog {
+  readonly entries: Normalization[] = [];
+  count = 0;
+  constructor(private readonly cap: number) {}
+  add(field: string, column: string, rule: NormalizationRule): void {
+    this.count++;
+    if (this.entries.length < this.cap) this.entries.push({ field, column, rule });
+  }
+}
+
+export interface JsonRows {
+  readonly rows: string[][];
+  readonly locators: RowLocator[];
+}
+
+type Json = Record<string, unknown>;
+
+/** ASCII printable with no space at either end: the common case needs no normalization at all. */
+const PLAIN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+const NON_ASCII = /[^\x00-\x7f]/;
+/** Separators people type inside a NIR or SIRET: spaces, dots, hyphens, slashes. */
+const ID_SEPARATORS = /[\s.\-/]/g;
+
+/**
+ * Turns a structurally checked body into rows of official cells (in column order), applying and
+ * logging the normalizations. Nothing here judges a value: a value that cannot be normalized is
+ * left as it is, and the row checker reports it. Never corrected: codes, names, dates, SIRET keys.
+ */
+export class JsonRowMapper {
+  private readonly decl: ColumnSpec[] = [];
+  private readonly holder: ColumnSpec[] = [];
+  private readonly declIndex: number[] = [];
+  private readonly holderIndex: number[] = [];
+  private readonly idIndex: number;
+  private readonly width: number;
+
+  constructor(
+    table: KindTable,
+    private readonly request: DeclarationRequest,
+    private readonly log: NormalizationLog,
+  ) {
+    table.columns.forEach((c, i) => {
+      if (c.level === 'declaration') {
+        this.decl.push(c);
+        this.declIndex.push(i);
+      } else {
+        this.holder.push(c);
+        this.holderIndex.push(i);
+      }
+    });
+    this.idIndex = table.columns.findIndex((c) => c.name === 'ID_DECLARATION');
+    this.width = table.columns.length;
+  }
+
+  map(): JsonRows {
+    const rows: string[][] = [];
+    const locators: RowLocator[] = [];
+    const maxHolders = this.request.spec.limits.maxHoldersPerDeclaration;
+    this.request.declarations.forEach((declaration, d) => {
+      const declCells = this.decl.map((c) => this.cell(declaration, declaration, c, `declarations[${d}]`));
+      const holders = declaration.holders as Json[];
+      const split = this.request.options.split_large_declarations && holders.length > maxHolders;
+      if (split) this.log.add(`declarations[${d}].id`, 'ID_DECLARATION', 'DECLARATION_SPLIT');
+      const baseId = declCells[this.declIndex.indexOf(this.idIndex)]!;
+      holders.forEach((holder, h) => {
+        const row = new Array<string>(this.width);
+        for (let k = 0; k < this.decl.length; k++) row[this.declIndex[k]!] = declCells[k]!;
+        if (split) row[this.idIndex] = `${baseId}_P${Math.floor(h / maxHolders) + 1}`;
+        for (let k = 0; k < this.holder.length; k++) {
+          row[this.holderIndex[k]!] = this.cell(holder, declaration, this.holder[k]!, `declarations[${d}].holders[${h}]`);
+        }
+        rows.push(row);
+        locators.push({ declaration: d, holder: h });
+      });
+    });
+    return { rows, locators };
+  }
+
+  /** Request path of a cell, for errors (API.md §4 `field`). */
+  static fieldOf(loc: RowLocator, column: ColumnSpec, element?: number): string {
+    const base =
+      column.level === 'declaration'
+        ? `declarations[${loc.declaration}]`
+        : `declarations[${loc.declaration}].holders[${loc.holder}]`;
+    return element === undefined ? `${base}.${column.json.path}` : `${base}.${column.json.path}[${element}]`;
+  }
+
+  private cell(owner: Json, declaration: Json, column: ColumnSpec, at: string): string {
+    const source = column.json;
+    const field = `${at}.${source.path}`;
+    switch (source.kind) {
+      case 'training_presence':
+        return isObject(declaration.training) ? 'OUI' : 'NON';
+      case 'employer_presence': {
+        const agreement = owner.employer_agreement;
+        if (typeof agreement === 'boolean') return agreement ? 'OUI' : 'NON';
+        if (this.request.declarant !== 'training_organization') return '';
+        // A training organization states the employer's agreement by giving its SIRET (SERVICE.md §2.1).
+        const siret = owner.employer_siret;
+        return typeof siret === 'string' && siret.trim() !== '' ? 'OUI' : 'NON';
+      }
+    }
+    const value = get(owner, source.path);
+    if (value === undefined || value === null) return '';
+    switch (source.kind) {
+      case 'boolean':
+        return value === true ? 'OUI' : 'NON';
+      case 'string':
+        return this.text(value as string, field, column.name);
+      case 'enum': {
+        const text = this.text(value as string, field, column.name);
+        const upper = text.toUpperCase();
+        if (upper !== text && column.values!.includes(upper)) {
+          this.log.add(field, column.name, 'ENUM_UPPERCASED');
+          return upper;
+        }
+        return text;
+      }
+      case 'date': {
+        const text = this.text(value as string, field, column.name);
+        const day = parseIsoDate(text);
+        if (day === null) return text;
+        this.log.add(field, column.name, 'DATE_REFORMATTED');
+        return formatFrDate(day);
+      }
+      case 'nir': {
+        const compact = this.withoutSeparators(this.text(value as string, field, column.name), field, column.name);
+        if (compact.length === 15 && hasValidNirKey(compact)) {
+          this.log.add(field, column.name, 'NIR_KEY_REMOVED');
+          return compact.slice(0, 13);
+        }
+        return compact;
+      }
+      case 'siret':
+        return this.withoutSeparators(this.text(value as string, field, column.name), field, column.name);
+      case 'codes':
+        if (Array.isArray(value)) {
+          return value.map((v, k) => this.code(v as string, `${field}[${k}]`, column.name, column.list!)).join('/');
+        }
+        return this.code(value as string, field, column.name, column.list!);
+    }
+  }
+
+  private text(value: string, field: string, column: string): string {
+    if (PLAIN.test(value)) return value;
+    let out = value;
+    if (NON_ASCII.test(out)) {
+      const nfc = out.normalize('NFC');
+      if (nfc !== out) {
+        this.log.add(field, column, 'UNICODE_NFC');
+        out = nfc;
+      }
+    }
+    const trimmed = out.trim();
+    if (trimmed !== out) {
+      this.log.add(field, column, 'WHITESPACE_TRIMMED');
+      out = trimmed;
+    }
+    return out;
+  }
+
+  private withoutSeparators(value: string, field: string, column: string): string {
+    const compact = value.replace(ID_SEPARATORS, '');
+    if (compact !== value) this.log.add(field, column, 'SEPARATORS_REMOVED');
+    return compact;
+  }
+
+  /** Case of NSF (lower-case letter) and RS codes (upper-case prefix, no inner space): never the digits. */
+  private code(value: string, field: string, column: string, list: ReferenceListName): string {
+    const text = this.text(value, field, column);
+    let normalized = text;
+    if (list === 'nsf' && /^\d{3}[A-Z]$/.test(text)) normalized = text.toLowerCase();
+    else if (list === 'rs' && /^rs\s*\d+$/i.test(text)) normalized = `RS${text.slice(2).trim()}`;
+    if (normalized !== text) this.log.add(field, column, 'CODE_NORMALIZED');
+    return normalized;
+  }
+}
+
+function get(owner: Json, path: string): unknown {
+  const dot = path.indexOf('.');
+  if (dot < 0) return owner[path];
+  const parent = owner[path.slice(0, dot)];
+  return isObject(parent) ? parent[path.slice(dot + 1)] : undefined;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,284 @@
+import type { IssueCode, RequestErrorCode } from './codes';
+
+/**
+ * The one message catalogue (English and French). Templates take only non-personal parameters:
+ * column names, limits, counts, list names, dates of deadlines. A NIR, a name or any other value of
+ * a cell is never a parameter — messages cannot leak personal data by construction.
+ */
+export type Lang = 'en' | 'fr';
+export const LANGS: readonly Lang[] = ['en', 'fr'];
+
+export interface MessageParams {
+  column?: string;
+  max?: number;
+  min?: number;
+  count?: number;
+  length?: number;
+  list?: string;
+  expected?: string;
+  position?: number;
+  deadline?: string;
+  limit?: number;
+  first_row?: number;
+  detail?: string;
+  /** A key of REASONS: why a value must be empty, or what is wrong with a NIR. */
+  reason?: Reason;
+}
+
+/** Short explanations inserted in some messages; keys, so that messages stay catalogued. */
+const REASONS = {
+  declarant: { en: 'not for this declarant', fr: 'pas pour ce déclarant' },
+  training: { en: 'PRESENCE_FORMATION is not OUI', fr: "PRESENCE_FORMATION n'est pas OUI" },
+  certifying: { en: 'FORMATION_CERTIFIANTE is not OUI', fr: "FORMATION_CERTIFIANTE n'est pas OUI" },
+  not_certifying: { en: 'FORMATION_CERTIFIANTE is not NON', fr: "FORMATION_CERTIFIANTE n'est pas NON" },
+  not_certifying_or_unset: { en: 'FORMATION_CERTIFIANTE is OUI', fr: 'FORMATION_CERTIFIANTE vaut OUI' },
+  employer_present: { en: 'PRESENCE_EMPLOYEUR is not OUI', fr: "PRESENCE_EMPLOYEUR n'est pas OUI" },
+  length: { en: 'it does not have 13 characters', fr: "il n'a pas 13 caractères" },
+  sex: { en: 'the first digit is not 1, 2, 3, 4, 7 or 8', fr: "le premier chiffre n'est pas 1, 2, 3, 4, 7 ou 8" },
+  month: { en: 'the month is impossible', fr: 'le mois est impossible' },
+  department: { en: 'the département is impossible', fr: 'le département est impossible' },
+  digits: { en: 'a character that must be a digit is not', fr: "un caractère qui doit être un chiffre n'en est pas un" },
+  order: { en: 'the order number is 000', fr: "le numéro d'ordre vaut 000" },
+  filename_length: { en: 'more than 200 characters', fr: 'plus de 200 caractères' },
+  filename_character: { en: 'a forbidden character', fr: 'un caractère interdit' },
+  filename_extension: { en: 'not a .csv file', fr: "pas un fichier .csv" },
+  bom: { en: 'a byte-order mark is present', fr: "une marque d'ordre des octets est présente" },
+  utf8: { en: 'bytes that are not UTF-8', fr: 'des octets qui ne sont pas de l’UTF-8' },
+} as const;
+export type Reason = keyof typeof REASONS;
+
+function reason(p: MessageParams, lang: Lang, prefix: string, suffix = ''): string {
+  return p.reason ? `${prefix}${REASONS[p.reason][lang]}${suffix}` : '';
+}
+
+type Template = (p: MessageParams) => string;
+type Catalogue<K extends string> = Record<K, { en: Template; fr: Template }>;
+
+const LIST_NAMES_FR: Record<string, string> = {
+  rome: 'ROME',
+  formacode: 'Formacode',
+  nsf: 'NSF',
+  rs: 'RS (Répertoire spécifique)',
+};
+const LIST_NAMES_EN: Record<string, string> = {
+  rome: 'ROME',
+  formacode: 'Formacode',
+  nsf: 'NSF',
+  rs: 'RS (Répertoire spécifique)',
+};
+
+const ISSUE_MESSAGES: Catalogue<IssueCode> = {
+  EMPTY_FILE: {
+    en: () => 'The file is empty: it has no header line.',
+    fr: () => "Le fichier est vide : il n'a pas de ligne d'en-tête.",
+  },
+  INVALID_ENCODING: {
+    en: (p) => `The file must be UTF-8 without a byte-order mark${reason(p, 'en', ' (', ')')}.`,
+    fr: (p) => `Le fichier doit être en UTF-8 sans marque d'ordre des octets${reason(p, 'fr', ' (', ')')}.`,
+  },
+  INVALID_SEPARATOR: {
+    en: () => 'The header line is not separated by "|".',
+    fr: () => "La ligne d'en-tête n'est pas séparée par « | ».",
+  },
+  INVALID_HEADER: {
+    en: (p) =>
+      `The header does not match the official columns for this file kind (${p.count} columns expected${p.position ? `; first difference at column ${p.position}, expected ${p.expected}` : ''}).`,
+    fr: (p) =>
+      `L'en-tête ne correspond pas aux colonnes officielles de ce type de fichier (${p.count} colonnes attendues${p.position ? ` ; première différence en colonne ${p.position}, attendu ${p.expected}` : ''}).`,
+  },
+  INVALID_FILENAME: {
+    en: (p) =>
+      `The file name is refused by the portal${reason(p, 'en', ' (', ')')}: at most 200 characters, none of @ < > : " / \\ | ? * %, extension .csv.`,
+    fr: (p) =>
+      `Le nom du fichier est refusé par le portail${reason(p, 'fr', ' (', ')')} : 200 caractères au plus, aucun de @ < > : " / \\ | ? * %, extension .csv.`,
+  },
+  COLUMN_COUNT: {
+    en: (p) => `The line has ${p.count} fields; the header has ${p.expected}.`,
+    fr: (p) => `La ligne a ${p.count} champs ; l'en-tête en a ${p.expected}.`,
+  },
+  REQUIRED_FIELD: {
+    en: (p) => `${p.column} is required here.`,
+    fr: (p) => `${p.column} est obligatoire ici.`,
+  },
+  FIELD_NOT_ALLOWED: {
+    en: (p) => `${p.column} must be empty here${reason(p, 'en', ' (', ')')}.`,
+    fr: (p) => `${p.column} doit être vide ici${reason(p, 'fr', ' (', ')')}.`,
+  },
+  FIELD_TOO_LONG: {
+    en: (p) => `${p.column} has ${p.length} characters; at most ${p.max} are allowed (values are never truncated).`,
+    fr: (p) => `${p.column} compte ${p.length} caractères ; ${p.max} au plus sont admis (aucune valeur n'est tronquée).`,
+  },
+  INVALID_VALUE: {
+    en: (p) => `${p.column} must be one of: ${p.expected}.`,
+    fr: (p) => `${p.column} doit valoir l'une des valeurs : ${p.expected}.`,
+  },
+  VALUE_COUNT: {
+    en: (p) => `${p.column} holds ${p.count} values; between ${p.min} and ${p.max} are expected.`,
+    fr: (p) => `${p.column} contient ${p.count} valeurs ; entre ${p.min} et ${p.max} sont attendues.`,
+  },
+  INVALID_CHARACTER: {
+    en: (p) => `${p.column} contains a forbidden character ("|", a line break or another control character).`,
+    fr: (p) => `${p.column} contient un caractère interdit (« | », un saut de ligne ou un autre caractère de contrôle).`,
+  },
+  INVALID_DATE: {
+    en: (p) => `${p.column} is not a valid date in the format ${p.expected}.`,
+    fr: (p) => `${p.column} n'est pas une date valide au format ${p.expected}.`,
+  },
+  FUTURE_DATE: {
+    en: (p) => `${p.column} is after today (${p.deadline}, Europe/Paris); training dates cannot be in the future.`,
+    fr: (p) =>
+      `${p.column} est postérieure à aujourd'hui (${p.deadline}, heure de Paris) ; une date de formation ne peut pas être future.`,
+  },
+  END_BEFORE_START: {
+    en: () => 'DATE_FIN_FORMATION is before DATE_DEBUT_FORMATION.',
+    fr: () => 'DATE_FIN_FORMATION est antérieure à DATE_DEBUT_FORMATION.',
+  },
+  VALIDITY_BEFORE_TRAINING_END: {
+    en: () => 'DATE_DEBUT_VALIDITE is before DATE_FIN_FORMATION.',
+    fr: () => 'DATE_DEBUT_VALIDITE est antérieure à DATE_FIN_FORMATION.',
+  },
+  VALIDITY_END_BEFORE_START: {
+    en: () => 'DATE_FIN_VALIDITE is before DATE_DEBUT_VALIDITE.',
+    fr: () => 'DATE_FIN_VALIDITE est antérieure à DATE_DEBUT_VALIDITE.',
+  },
+  INVALID_NIR: {
+    en: (p) =>
+      `${p.column} is not a possible NIR: 13 characters without the key (sex digit 1–4, 7 or 8, year, month, département incl. 2A/2B, commune, order number)${reason(p, 'en', ': ')}.`,
+    fr: (p) =>
+      `${p.column} n'est pas un NIR possible : 13 caractères sans la clé (sexe 1 à 4, 7 ou 8, année, mois, département dont 2A/2B, commune, numéro d'ordre)${reason(p, 'fr', ' : ')}.`,
+  },
+  INVALID_NIR_KEY: {
+    en: () => 'The NIR was given with 15 characters and its key is wrong.',
+    fr: () => 'Le NIR est donné sur 15 caractères et sa clé est fausse.',
+  },
+  INVALID_SIRET: {
+    en: (p) => `${p.column} must be 14 digits.`,
+    fr: (p) => `${p.column} doit compter 14 chiffres.`,
+  },
+  INVALID_SIRET_KEY: {
+    en: (p) => `${p.column} fails the SIRET check key (Luhn; La Poste rule for SIREN 356000000).`,
+    fr: (p) => `${p.column} ne respecte pas la clé de contrôle du SIRET (Luhn ; règle La Poste pour le SIREN 356000000).`,
+  },
+  INVALID_FORMACODE: codeMessage(),
+  INVALID_NSF_CODE: codeMessage(),
+  INVALID_ROME_CODE: codeMessage(),
+  INVALID_RS_CODE: codeMessage(),
+  INVALID_URL: {
+    en: (p) => `${p.column} must be an absolute http:// or https:// URL.`,
+    fr: (p) => `${p.column} doit être une URL absolue en http:// ou https://.`,
+  },
+  FORMULA_NOT_ALLOWED: {
+    en: (p) =>
+      `${p.column} starts with =, +, - or @, which spreadsheets read as a formula (option formula_policy).`,
+    fr: (p) =>
+      `${p.column} commence par =, +, - ou @, qu'un tableur lit comme une formule (option formula_policy).`,
+  },
+  DUPLICATE_UNIQUE_ID: {
+    en: (p) => `ID_UNIQUE_PARTENAIRE is already used on line ${p.first_row} of this file.`,
+    fr: (p) => `ID_UNIQUE_PARTENAIRE est déjà utilisé à la ligne ${p.first_row} de ce fichier.`,
+  },
+  INCONSISTENT_DECLARATION: {
+    en: (p) => `${p.column} differs from line ${p.first_row}, the first line of the same ID_DECLARATION.`,
+    fr: (p) => `${p.column} diffère de la ligne ${p.first_row}, première ligne du même ID_DECLARATION.`,
+  },
+  DECLARATION_TOO_LARGE: {
+    en: (p) =>
+      `This declaration has ${p.count} holders; at most ${p.max} are allowed (option split_large_declarations).`,
+    fr: (p) =>
+      `Cette déclaration compte ${p.count} titulaires ; ${p.max} au plus sont admis (option split_large_declarations).`,
+  },
+  REFERENCE_NOT_VERIFIED: {
+    en: (p) =>
+      `${p.column}: a ${LIST_NAMES_EN[p.list ?? '']} code is not in ppfile's partial list and could not be verified; the portal will check it.`,
+    fr: (p) =>
+      `${p.column} : un code ${LIST_NAMES_FR[p.list ?? '']} absent de la liste partielle de ppfile n'a pas pu être vérifié ; le portail le contrôlera.`,
+  },
+  DUPLICATE_HOLDER: {
+    en: (p) => `The same NIR already appears on line ${p.first_row} of this declaration.`,
+    fr: (p) => `Le même NIR figure déjà à la ligne ${p.first_row} de cette déclaration.`,
+  },
+  LF_LINE_ENDINGS: {
+    en: () => 'Lines end with LF only; the official format uses CRLF.',
+    fr: () => 'Les lignes se terminent par LF seul ; le format officiel utilise CRLF.',
+  },
+  NIR_PROVISIONAL: {
+    en: () => 'The NIR is a provisional or temporary number (first digit 3, 4, 7 or 8); the portal may not recognise it.',
+    fr: () =>
+      "Le NIR est un numéro provisoire ou d'attente (premier chiffre 3, 4, 7 ou 8) ; le portail peut ne pas le reconnaître.",
+  },
+  FILING_DEADLINE_PASSED: {
+    en: (p) => `The legal filing deadline of this declaration (${p.deadline}) has passed.`,
+    fr: (p) => `La date limite légale de déclaration (${p.deadline}) est dépassée.`,
+  },
+  NO_DATA_ROWS: {
+    en: () => 'The file has a header but no data line.',
+    fr: () => "Le fichier a un en-tête mais aucune ligne de données.",
+  },
+};
+
+function codeMessage(): { en: Template; fr: Template } {
+  return {
+    en: (p) =>
+      p.detail === 'format'
+        ? `${p.column}: a code is malformed for the ${LIST_NAMES_EN[p.list ?? '']} list (${p.expected}).`
+        : `${p.column}: a code is absent from the ${LIST_NAMES_EN[p.list ?? '']} reference list.`,
+    fr: (p) =>
+      p.detail === 'format'
+        ? `${p.column} : un code n'a pas le format de la liste ${LIST_NAMES_FR[p.list ?? '']} (${p.expected}).`
+        : `${p.column} : un code est absent de la liste de référence ${LIST_NAMES_FR[p.list ?? '']}.`,
+  };
+}
+
+const REQUEST_MESSAGES: Catalogue<RequestErrorCode> = {
+  INVALID_JSON: {
+    en: () => 'The request body is not valid JSON.',
+    fr: () => "Le corps de la requête n'est pas du JSON valide.",
+  },
+  INVALID_REQUEST: {
+    en: (p) => `The request is malformed (${p.count} problem${p.count === 1 ? '' : 's'}; see details.fields).`,
+    fr: (p) => `La requête est mal formée (${p.count} problème${p.count === 1 ? '' : 's'} ; voir details.fields).`,
+  },
+  UNSUPPORTED_SPEC_VERSION: {
+    en: (p) => `Unsupported spec_version; supported: ${p.expected}.`,
+    fr: (p) => `spec_version non pris en charge ; versions prises en charge : ${p.expected}.`,
+  },
+  LINE_LIMIT_EXCEEDED: {
+    en: (p) => `The request holds more than ${p.limit} rows, the limit for this key.`,
+    fr: (p) => `La requête contient plus de ${p.limit} lignes, la limite de cette clé.`,
+  },
+  VALIDATION_FAILED: {
+    en: (p) => `No file was produced: ${p.count} row${p.count === 1 ? ' is' : 's are'} invalid (see details.errors).`,
+    fr: (p) => `Aucun fichier produit : ${p.count} ligne${p.count === 1 ? ' est invalide' : 's sont invalides'} (voir details.errors).`,
+  },
+};
+
+export function issueMessage(code: IssueCode, lang: Lang, params: MessageParams): string {
+  return ISSUE_MESSAGES[code][lang](params);
+}
+
+export function requestErrorMessage(code: RequestErrorCode, lang: Lang, params: MessageParams): string {
+  return REQUEST_MESSAGES[code][lang](params);
+}
+
+/** Picks the message language from an Accept-Language header or a --lang flag; English by default. */
+export function pickLang(value: string | undefined | null): Lang {
+  if (!value) return 'en';
+  const first = value.split(',')[0]!.trim().toLowerCase();
+  return first === 'fr' || first.startsWith('fr-') ? 'fr' : 'en';
+}
+
+/** Messages for the structure problems listed in details.fields of INVALID_REQUEST. */
+export const FIELD_PROBLEMS = {
+  required: { en: 'is required', fr: 'est obligatoire' },
+  unknown: { en: 'is not a known field', fr: "n'est pas un champ connu" },
+  type_string: { en: 'must be a string', fr: 'doit être une chaîne' },
+  type_boolean: { en: 'must be a boolean', fr: 'doit être un booléen' },
+  type_integer: { en: 'must be an integer', fr: 'doit être un entier' },
+  type_object: { en: 'must be an object', fr: 'doit être un objet' },
+  type_array: { en: 'must be an array', fr: 'doit être un tableau' },
+  type_string_array: { en: 'must be an array of strings', fr: 'doit être un tableau de chaînes' },
+  non_empty_array: { en: 'must be a non-empty array', fr: 'doit être un tableau non vide' },
+  one_of: { en: 'must be one of', fr: "doit valoir l'une des valeurs" },
+  range: { en: 'must be an integer from', fr: 'doit être un entier de' },
+} as const;
+export type FieldProblem = keyof typeof FIELD_PROBLEMS;

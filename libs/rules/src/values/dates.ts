@@ -1,0 +1,88 @@
+/**
+ * Calendar dates as integers yyyymmdd: cheap to compare, no time zone involved.
+ * The official files write dd/mm/yyyy; JSON input may also use YYYY-MM-DD (SERVICE.md §2.1).
+ */
+
+export type DayNumber = number;
+
+const FR_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isValidDay(y: number, m: number, d: number): boolean {
+  if (y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1) return false;
+  return d <= daysInMonth(y, m);
+}
+
+export function daysInMonth(y: number, m: number): number {
+  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
+}
+
+/** dd/mm/yyyy → yyyymmdd, or null when malformed or impossible. */
+export function parseFrDate(value: string): DayNumber | null {
+  const m = FR_DATE.exec(value);
+  if (!m) return null;
+  const d = Number(m[1]);
+  const mo = Number(m[2]);
+  const y = Number(m[3]);
+  return isValidDay(y, mo, d) ? y * 10000 + mo * 100 + d : null;
+}
+
+/** YYYY-MM-DD → yyyymmdd, or null. */
+export function parseIsoDate(value: string): DayNumber | null {
+  const m = ISO_DATE.exec(value);
+  if (!m) return null;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  return isValidDay(y, mo, d) ? y * 10000 + mo * 100 + d : null;
+}
+
+export function formatFrDate(day: DayNumber): string {
+  const y = Math.floor(day / 10000);
+  const m = Math.floor(day / 100) % 100;
+  const d = day % 100;
+  return `${pad2(d)}/${pad2(m)}/${y}`;
+}
+
+export function formatIsoDate(day: DayNumber): string {
+  const y = Math.floor(day / 10000);
+  const m = Math.floor(day / 100) % 100;
+  const d = day % 100;
+  return `${y}-${pad2(m)}-${pad2(d)}`;
+}
+
+/** Today's date in Europe/Paris: the portal compares training dates to the filing day there. */
+export function parisDay(now: Date = new Date()): DayNumber {
+  const parts = PARIS_FORMAT.formatToParts(now);
+  const get = (t: string): number => Number(parts.find((p) => p.type === t)!.value);
+  return get('year') * 10000 + get('month') * 100 + get('day');
+}
+const PARIS_FORMAT = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/Paris',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/**
+ * Legal filing deadline of a declaration (API.md §4, FILING_DEADLINE_PASSED): trainings ended
+ * September–December 2025 → 30/09/2026; ended in 2026 → six months after the end of the quarter;
+ * from 2027 → three months after the end of the quarter. Before September 2025 there is none.
+ */
+export function filingDeadline(day: DayNumber): DayNumber | null {
+  const y = Math.floor(day / 10000);
+  const m = Math.floor(day / 100) % 100;
+  if (day < 20250901) return null;
+  if (y === 2025) return 20260930;
+  const quarterEndMonth = Math.ceil(m / 3) * 3;
+  const months = y === 2026 ? 6 : 3;
+  const total = y * 12 + (quarterEndMonth - 1) + months;
+  const dy = Math.floor(total / 12);
+  const dm = (total % 12) + 1;
+  return dy * 10000 + dm * 100 + daysInMonth(dy, dm);
+}
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
