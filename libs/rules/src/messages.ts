@@ -189,7 +189,7 @@ const ISSUE_MESSAGES: Catalogue<IssueCode> = {
   },
   REFERENCE_NOT_VERIFIED: {
     en: (p) =>
-      `${p.column}: a ${LIST_NAMES_EN[p.list ?? '']} code is not in ppfile's partial list and could not be verified; the portal will check it.`,
+      `${p.column}: a code is absent from ppfile's partial ${LIST_NAMES_EN[p.list ?? '']} list and could not be verified; the portal will check it.`,
     fr: (p) =>
       `${p.column} : un code ${LIST_NAMES_FR[p.list ?? '']} absent de la liste partielle de ppfile n'a pas pu être vérifié ; le portail le contrôlera.`,
   },
