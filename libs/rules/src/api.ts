@@ -73,6 +73,7 @@ function checkDeclarations(raw: unknown, env: RulesEnvironment): CheckedDeclarat
   const { rows, locators } = new JsonRowMapper(table, request, log).map();
   const issues = new IssueCollector(lang, cap);
   const checker = new RowChecker({
+    input: 'json',
     spec,
     table,
     declarant: request.declarant,

@@ -67,6 +67,7 @@ export class CsvFileValidator {
     const table = opts.spec.tables[opts.type];
     this.names = table.columns.map((c) => c.name);
     this.checker = new RowChecker({
+      input: 'csv',
       spec: opts.spec,
       table,
       declarant: opts.declarant,

@@ -27,9 +27,11 @@ export class NormalizationLog {
   readonly entries: Normalization[] = [];
   count = 0;
   constructor(private readonly cap: number) {}
-  add(field: string, column: string, rule: NormalizationRule): void {
+  add(field: string | (() => string), column: string, rule: NormalizationRule): void {
     this.count++;
-    if (this.entries.length < this.cap) this.entries.push({ field, column, rule });
+    if (this.entries.length < this.cap) {
+      this.entries.push({ field: typeof field === 'string' ? field : field(), column, rule });
+    }
   }
 }
 
@@ -42,6 +44,7 @@ type Json = Record<string, unknown>;
 
 /** ASCII printable with no space at either end: the common case needs no normalization at all. */
 const PLAIN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+// eslint-disable-next-line no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
 /** Separators people type inside a NIR or SIRET: spaces, dots, hyphens, slashes. */
 const ID_SEPARATORS = /[\s.\-/]/g;
@@ -82,7 +85,7 @@ export class JsonRowMapper {
     const locators: RowLocator[] = [];
     const maxHolders = this.request.spec.limits.maxHoldersPerDeclaration;
     this.request.declarations.forEach((declaration, d) => {
-      const declCells = this.decl.map((c) => this.cell(declaration, declaration, c, `declarations[${d}]`));
+      const declCells = this.decl.map((c) => this.cell(declaration, declaration, c, d, -1));
       const holders = declaration.holders as Json[];
       const split = this.request.options.split_large_declarations && holders.length > maxHolders;
       if (split) this.log.add(`declarations[${d}].id`, 'ID_DECLARATION', 'DECLARATION_SPLIT');
@@ -92,7 +95,7 @@ export class JsonRowMapper {
         for (let k = 0; k < this.decl.length; k++) row[this.declIndex[k]!] = declCells[k]!;
         if (split) row[this.idIndex] = `${baseId}_P${Math.floor(h / maxHolders) + 1}`;
         for (let k = 0; k < this.holder.length; k++) {
-          row[this.holderIndex[k]!] = this.cell(holder, declaration, this.holder[k]!, `declarations[${d}].holders[${h}]`);
+          row[this.holderIndex[k]!] = this.cell(holder, declaration, this.holder[k]!, d, h);
         }
         rows.push(row);
         locators.push({ declaration: d, holder: h });
@@ -110,9 +113,23 @@ export class JsonRowMapper {
     return element === undefined ? `${base}.${column.json.path}` : `${base}.${column.json.path}[${element}]`;
   }
 
-  private cell(owner: Json, declaration: Json, column: ColumnSpec, at: string): string {
+  /** The cell being mapped, so that its request path is built only when a normalization is logged. */
+  private at = { declaration: 0, holder: -1, path: '', element: -1 };
+  private readonly field = (): string => {
+    const { declaration, holder, path, element } = this.at;
+    const base = holder < 0 ? `declarations[${declaration}].${path}` : `declarations[${declaration}].holders[${holder}].${path}`;
+    return element < 0 ? base : `${base}[${element}]`;
+  };
+
+  /** `holder` is -1 for a declaration-level column. */
+  private cell(owner: Json, declaration: Json, column: ColumnSpec, d: number, holder: number): string {
     const source = column.json;
-    const field = `${at}.${source.path}`;
+    const at = this.at;
+    at.declaration = d;
+    at.holder = holder;
+    at.path = source.path;
+    at.element = -1;
+    const field = this.field;
     switch (source.kind) {
       case 'training_presence':
         return isObject(declaration.training) ? 'OUI' : 'NON';
@@ -160,13 +177,18 @@ export class JsonRowMapper {
         return this.withoutSeparators(this.text(value as string, field, column.name), field, column.name);
       case 'codes':
         if (Array.isArray(value)) {
-          return value.map((v, k) => this.code(v as string, `${field}[${k}]`, column.name, column.list!)).join('/');
+          return value
+            .map((v, k) => {
+              at.element = k;
+              return this.code(v as string, field, column.name, column.list!);
+            })
+            .join('/');
         }
         return this.code(value as string, field, column.name, column.list!);
     }
   }
 
-  private text(value: string, field: string, column: string): string {
+  private text(value: string, field: () => string, column: string): string {
     if (PLAIN.test(value)) return value;
     let out = value;
     if (NON_ASCII.test(out)) {
@@ -184,14 +206,14 @@ export class JsonRowMapper {
     return out;
   }
 
-  private withoutSeparators(value: string, field: string, column: string): string {
+  private withoutSeparators(value: string, field: () => string, column: string): string {
     const compact = value.replace(ID_SEPARATORS, '');
     if (compact !== value) this.log.add(field, column, 'SEPARATORS_REMOVED');
     return compact;
   }
 
   /** Case of NSF (lower-case letter) and RS codes (upper-case prefix, no inner space): never the digits. */
-  private code(value: string, field: string, column: string, list: ReferenceListName): string {
+  private code(value: string, field: () => string, column: string, list: ReferenceListName): string {
     const text = this.text(value, field, column);
     let normalized = text;
     if (list === 'nsf' && /^\d{3}[A-Z]$/.test(text)) normalized = text.toLowerCase();

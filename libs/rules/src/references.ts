@@ -46,7 +46,7 @@ export function createReferenceLists(
   };
   const nsf = build('nsf');
   const nsfGroups = new Set<string>();
-  for (const code of nsf.entries.keys()) nsfGroups.add(code.slice(0, 3));
+  for (const code of nsf.entries.keys()) if (code.length === 3) nsfGroups.add(code);
   return { rome: build('rome'), formacode: build('formacode'), nsf, rs: build('rs'), nsfGroups };
 }
 

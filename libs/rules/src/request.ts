@@ -168,12 +168,11 @@ export function parseDeclarationRequest(raw: unknown, lang: Lang): DeclarationRe
       if (!Array.isArray(holders) || holders.length === 0) return problem(`${at}.holders`, 'non_empty_array');
       rowCount += holders.length;
       holders.forEach((holder, h) => {
-        const hat = `${at}.holders[${h}]`;
-        if (!isObject(holder)) return problem(hat, 'type_object');
-        for (const [key, value] of Object.entries(holder)) {
+        if (!isObject(holder)) return problem(`${at}.holders[${h}]`, 'type_object');
+        for (const key in holder) {
           const kind = HOLDER_FIELDS[key] ?? (isJdr ? JDR_HOLDER_FIELDS[key] : undefined);
-          if (kind) checkKind(`${hat}.${key}`, value, kind, problem);
-          else problem(`${hat}.${key}`, 'unknown');
+          if (!kind) problem(`${at}.holders[${h}].${key}`, 'unknown');
+          else if (!hasKind(holder[key], kind)) checkKind(`${at}.holders[${h}].${key}`, holder[key], kind, problem);
         }
       });
     });
@@ -199,7 +198,11 @@ function parseOptions(raw: unknown, problem: (field: string, kind: FieldProblem,
   }
   for (const [key, value] of Object.entries(raw)) {
     const at = `options.${key}`;
-    if (value === null || value === undefined) continue;
+    // null keeps a known option's default; an unknown option is named all the same (API.md §2).
+    if (value === null || value === undefined) {
+      if (!(key in DEFAULT_OPTIONS)) problem(at, 'unknown');
+      continue;
+    }
     switch (key) {
       case 'store':
       case 'strict_references':
@@ -236,6 +239,12 @@ function checkObject(
     if (kind) checkKind(`${at}.${key}`, v, kind, problem);
     else problem(`${at}.${key}`, 'unknown');
   }
+}
+
+/** Fast path of checkKind for the common, well-typed value (no path string is built). */
+function hasKind(value: unknown, kind: FieldKind): boolean {
+  if (value === null || value === undefined) return true;
+  return kind === 'string' ? typeof value === 'string' : kind === 'boolean' ? typeof value === 'boolean' : false;
 }
 
 function checkKind(at: string, value: unknown, kind: FieldKind, problem: (field: string, kind: FieldProblem) => void): void {

@@ -17,6 +17,8 @@ export interface RowLocator {
 }
 
 export interface CheckContext {
+  /** Where rows come from: an uploaded CSV's cells are slices of large decoded chunks. */
+  readonly input: 'json' | 'csv';
   readonly spec: SpecVersion;
   readonly table: KindTable;
   readonly declarant: Declarant;
@@ -80,6 +82,8 @@ export class RowChecker {
   private looseInvalid = 0;
   /** Dates parsed by the cell checks of the current row, by column index. */
   private readonly days: (DayNumber | null)[];
+  /** The declarant may leave FORMATION_CERTIFIANTE empty (employer): empty then means "not certifying". */
+  private readonly certifyingOptional: boolean;
 
   constructor(private readonly ctx: CheckContext) {
     this.columns = ctx.table.columns;
@@ -89,6 +93,8 @@ export class RowChecker {
     });
     this.days = new Array(this.columns.length).fill(null);
     this.maxHolders = ctx.spec.limits.maxHoldersPerDeclaration;
+    const certifying = this.columns[this.col.FORMATION_CERTIFIANTE!]!.presence[ctx.declarant];
+    this.certifyingOptional = certifying !== 'never' && !certifying.required;
   }
 
   /** A line that could not be split into the header's columns (COLUMN_COUNT, reported by the reader). */
@@ -105,7 +111,7 @@ export class RowChecker {
     if (decl === undefined) {
       decl = {
         firstRow: row,
-        cells,
+        cells: this.keep(cells),
         loc,
         rows: 0,
         invalidRows: 0,
@@ -118,7 +124,7 @@ export class RowChecker {
       this.checkDeclarationColumns(row, cells, loc, decl);
       decl.invalid = issues.errorCount > before;
       // A row without ID_DECLARATION belongs to no declaration: it is counted on its own.
-      if (id !== '') this.declarations.set(id, decl);
+      if (id !== '') this.declarations.set(this.keep(id), decl);
     } else {
       this.checkConsistency(row, cells, loc, decl);
     }
@@ -197,7 +203,7 @@ export class RowChecker {
     const uid = cells[uidIndex]!;
     if (uid !== '') {
       const first = this.uniqueIds.get(uid);
-      if (first === undefined) this.uniqueIds.set(uid, row);
+      if (first === undefined) this.uniqueIds.set(this.keep(uid), row);
       else this.error('DUPLICATE_UNIQUE_ID', row, uidIndex, loc, { first_row: first });
     }
 
@@ -205,7 +211,7 @@ export class RowChecker {
     const nir = cells[nirIndex]!;
     if (nir.length === 13 && nirProblem(nir) === null) {
       const first = decl.nirs.get(nir);
-      if (first === undefined) decl.nirs.set(nir, row);
+      if (first === undefined) decl.nirs.set(this.keep(nir), row);
       else this.warning('DUPLICATE_HOLDER', row, nirIndex, loc, { first_row: first });
     }
 
@@ -318,7 +324,7 @@ export class RowChecker {
   private checkNir(row: number, i: number, loc: RowLocator | undefined, value: string): void {
     // JSON input: a 15-character NIR reaches here only when its key is wrong (a right key is
     // removed by the normalizer). A CSV must hold the 13 characters.
-    if (this.ctx.fieldOf && value.length === 15 && nirProblem(value.slice(0, 13)) === null) {
+    if (this.ctx.input === 'json' && value.length === 15 && nirProblem(value.slice(0, 13)) === null) {
       if (!hasValidNirKey(value)) this.error('INVALID_NIR_KEY', row, i, loc);
       else this.error('INVALID_NIR', row, i, loc, { reason: 'length' });
       return;
@@ -369,6 +375,12 @@ export class RowChecker {
 
   // ---- helpers ----------------------------------------------------------------------------
 
+  /** What long-lived maps keep of a row: detached copies for CSV input (see detach). */
+  private keep<T extends string | readonly string[]>(value: T): T {
+    if (this.ctx.input === 'json') return value;
+    return (typeof value === 'string' ? detach(value) : (value as readonly string[]).map(detach)) as T;
+  }
+
   /** true / false, or null when the cell the condition reads is itself wrong (presence not judged). */
   private condition(condition: Condition, cells: readonly string[]): boolean | null {
     if (condition === 'employer_present') return yesNo(cells[this.col.PRESENCE_EMPLOYEUR!]!, false);
@@ -377,6 +389,9 @@ export class RowChecker {
     const certifying = cells[this.col.FORMATION_CERTIFIANTE!]!;
     switch (condition) {
       case 'certifying':
+        // CERTIFICATION_VISEE is "allowed only when certifying" (API.md §3b): an employer who leaves
+        // FORMATION_CERTIFIANTE empty is not certifying, as not_certifying_or_unset reads it.
+        if (certifying === '' && this.certifyingOptional) return false;
         return certifying === 'OUI' ? true : certifying === 'NON' ? false : null;
       case 'not_certifying':
         return certifying === 'NON' ? true : certifying === 'OUI' ? false : null;
@@ -428,4 +443,13 @@ function yesNo(value: string, emptyMeansNo: boolean): boolean | null {
   if (value === 'NON') return false;
   if (value === '') return emptyMeansNo ? false : null;
   return null;
+}
+
+/**
+ * A copy of a string that does not keep its parent alive. Cells of an uploaded CSV are slices of a
+ * whole decoded chunk; a slice kept in a long-lived map (unique ids, NIRs, first rows) would pin
+ * every chunk in memory. Concatenation then slicing yields a short string of its own.
+ */
+function detach(value: string): string {
+  return value.length < 13 ? value : (' ' + value).slice(1);
 }

@@ -18,6 +18,8 @@ export const SIRET_B = '44123456700010';
 export const ROME_CODES = ['115650', '121885', '400635', '114955', '120864', '400610', '103885', '102382', '496733', '121831', '119571'];
 export const FORMACODES = ['42829', '42817', '42866', '42875', '42819'];
 export const NSF_CODES = ['344', '344r', '344p', '311u', '230r', '255s'];
+/** The three-digit groups of NSF_CODES: a letter code needs its group in the list. */
+export const NSF_GROUPS = ['311', '230', '255'];
 export const RS_CODES = ['RS6550', 'RS5635'];
 
 export function testReferences(opts: { complete?: boolean } = {}): ReferenceLists {
@@ -31,7 +33,7 @@ export function testReferences(opts: { complete?: boolean } = {}): ReferenceList
   return createReferenceLists({
     rome: list(ROME_CODES),
     formacode: list(FORMACODES),
-    nsf: { ...list(NSF_CODES), complete: false },
+    nsf: { ...list([...NSF_CODES, ...NSF_GROUPS]), complete: false },
     rs: list(RS_CODES),
   });
 }

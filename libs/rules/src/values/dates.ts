@@ -5,9 +5,6 @@
 
 export type DayNumber = number;
 
-const FR_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
 export function isValidDay(y: number, m: number, d: number): boolean {
   if (y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1) return false;
   return d <= daysInMonth(y, m);
@@ -18,24 +15,35 @@ export function daysInMonth(y: number, m: number): number {
   return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
 }
 
-/** dd/mm/yyyy → yyyymmdd, or null when malformed or impossible. */
+/** dd/mm/yyyy → yyyymmdd, or null when malformed or impossible. Hot path: no regex, no allocation. */
 export function parseFrDate(value: string): DayNumber | null {
-  const m = FR_DATE.exec(value);
-  if (!m) return null;
-  const d = Number(m[1]);
-  const mo = Number(m[2]);
-  const y = Number(m[3]);
+  if (value.length !== 10 || value.charCodeAt(2) !== 47 || value.charCodeAt(5) !== 47) return null;
+  const d = digits(value, 0, 2);
+  const mo = digits(value, 3, 5);
+  const y = digits(value, 6, 10);
+  if (d < 0 || mo < 0 || y < 0) return null;
   return isValidDay(y, mo, d) ? y * 10000 + mo * 100 + d : null;
 }
 
 /** YYYY-MM-DD → yyyymmdd, or null. */
 export function parseIsoDate(value: string): DayNumber | null {
-  const m = ISO_DATE.exec(value);
-  if (!m) return null;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
+  if (value.length !== 10 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45) return null;
+  const y = digits(value, 0, 4);
+  const mo = digits(value, 5, 7);
+  const d = digits(value, 8, 10);
+  if (d < 0 || mo < 0 || y < 0) return null;
   return isValidDay(y, mo, d) ? y * 10000 + mo * 100 + d : null;
+}
+
+/** The number written by value[start, end), or -1 when a character is not a digit. */
+function digits(value: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const c = value.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
 }
 
 export function formatFrDate(day: DayNumber): string {

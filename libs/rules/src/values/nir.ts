@@ -8,22 +8,24 @@ export type NirProblem = 'length' | 'sex' | 'month' | 'department' | 'digits' | 
 /** Sex digit: 1–2 ordinary, 3–4 and 7–8 provisional / temporary numbers (NIR_PROVISIONAL). */
 const SEX_DIGITS = '123478';
 const PROVISIONAL_DIGITS = '3478';
+/** Positions that hold digits whatever the case (the département, 5–6, may be 2A/2B). */
+const DIGIT_POSITIONS = [1, 2, 3, 4, 7, 8, 9, 10, 11, 12];
 
 /** Returns the first structural problem of a 13-character NIR, or null when it is possible. */
 export function nirProblem(nir: string): NirProblem | null {
   if (nir.length !== 13) return 'length';
   if (!SEX_DIGITS.includes(nir[0]!)) return 'sex';
-  for (const i of [1, 2, 3, 4, 7, 8, 9, 10, 11, 12]) if (!isDigit(nir.charCodeAt(i))) return 'digits';
+  for (const i of DIGIT_POSITIONS) if (!isDigit(nir.charCodeAt(i))) return 'digits';
   // INSEE: month 01–12, or 20–42 / 50–99 for civil-status records without a known month.
-  const month = Number(nir.slice(3, 5));
+  const month = (nir.charCodeAt(3) - 48) * 10 + (nir.charCodeAt(4) - 48);
   if (!(month >= 1 && month <= 12) && !(month >= 20 && month <= 42) && !(month >= 50 && month <= 99)) {
     return 'month';
   }
-  const dep = nir.slice(5, 7);
-  if (dep !== '2A' && dep !== '2B' && !(isDigit(dep.charCodeAt(0)) && isDigit(dep.charCodeAt(1)) && dep !== '00')) {
-    return 'department';
-  }
-  if (nir.slice(10, 13) === '000') return 'order';
+  const d1 = nir.charCodeAt(5);
+  const d2 = nir.charCodeAt(6);
+  const corsica = d1 === 50 /* 2 */ && (d2 === 65 /* A */ || d2 === 66); /* B */
+  if (!corsica && !(isDigit(d1) && isDigit(d2) && !(d1 === 48 && d2 === 48))) return 'department';
+  if (nir.charCodeAt(10) === 48 && nir.charCodeAt(11) === 48 && nir.charCodeAt(12) === 48) return 'order';
   return null;
 }
 

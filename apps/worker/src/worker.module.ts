@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Queue processors (generate, validate-file) arrive with the workers issue. */
+@Module({})
+export class WorkerModule {}
