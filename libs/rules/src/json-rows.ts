@@ -180,7 +180,12 @@ export class JsonRowMapper {
           return value
             .map((v, k) => {
               at.element = k;
-              return this.code(v as string, field, column.name, column.list!);
+              const code = this.code(v as string, field, column.name, column.list!);
+              // "/" joins the elements in the file: inside one element it would make two codes of it
+              // and shift the index of every later element. Swapped for a look-alike that no code
+              // format accepts, the element stays one malformed code, reported on its own path
+              // (API.md §3c, §4); the file is then never written.
+              return code.includes('/') ? code.replaceAll('/', '\u2044') : code;
             })
             .join('/');
         }

@@ -1,0 +1,141 @@
+import {
+  daysInMonth,
+  filingDeadline,
+  formatFrDate,
+  formatIsoDate,
+  isValidDay,
+  parisDay,
+  parseFrDate,
+  parseIsoDate,
+} from './dates';
+
+describe('leap years and impossible days', () => {
+  it.each([
+    [2024, 29],
+    [2025, 28],
+    [2000, 29],
+    [1900, 28],
+    [2100, 28],
+    [2028, 29],
+  ])('February %i has %i days', (year, days) => {
+    expect(daysInMonth(year, 2)).toBe(days);
+  });
+
+  it('knows the 30-day months', () => {
+    expect([1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((m) => daysInMonth(2026, m))).toEqual([
+      31, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31,
+    ]);
+  });
+
+  it('refuses out-of-range parts', () => {
+    expect(isValidDay(2026, 0, 1)).toBe(false);
+    expect(isValidDay(2026, 13, 1)).toBe(false);
+    expect(isValidDay(2026, 1, 0)).toBe(false);
+    expect(isValidDay(1899, 12, 31)).toBe(false);
+    expect(isValidDay(1900, 1, 1)).toBe(true);
+  });
+});
+
+describe('parseFrDate', () => {
+  it.each([
+    ['29/02/2024', 20240229],
+    ['29/02/2000', 20000229],
+    ['01/01/2026', 20260101],
+    ['31/12/2026', 20261231],
+    ['30/04/2026', 20260430],
+  ])('%s → %i', (text, day) => {
+    expect(parseFrDate(text)).toBe(day);
+  });
+
+  it.each(['29/02/2025', '29/02/1900', '31/02/2026', '31/04/2026', '00/01/2026', '01/13/2026', '32/01/2026'])(
+    'refuses the impossible date %s',
+    (text) => {
+      expect(parseFrDate(text)).toBeNull();
+    },
+  );
+
+  it.each([
+    '1/02/2026',
+    '01/2/2026',
+    '01/02/26',
+    '2026-02-01',
+    '01-02-2026',
+    ' 01/02/2026',
+    '01/02/2026 ',
+    '',
+  ])('refuses the malformed date %j', (text) => {
+    expect(parseFrDate(text)).toBeNull();
+  });
+});
+
+describe('parseIsoDate', () => {
+  it('reads YYYY-MM-DD', () => {
+    expect(parseIsoDate('2024-02-29')).toBe(20240229);
+    expect(parseIsoDate('2026-09-14')).toBe(20260914);
+  });
+
+  it('refuses impossible and malformed dates', () => {
+    expect(parseIsoDate('2025-02-29')).toBeNull();
+    expect(parseIsoDate('2026-02-31')).toBeNull();
+    expect(parseIsoDate('2026-9-14')).toBeNull();
+    expect(parseIsoDate('14/09/2026')).toBeNull();
+    expect(parseIsoDate('2026-09-14T00:00:00Z')).toBeNull();
+  });
+});
+
+describe('formatting', () => {
+  it('writes dd/mm/yyyy and YYYY-MM-DD with zero padding', () => {
+    expect(formatFrDate(20260105)).toBe('05/01/2026');
+    expect(formatFrDate(20261231)).toBe('31/12/2026');
+    expect(formatIsoDate(20260105)).toBe('2026-01-05');
+  });
+
+  it('round-trips through parseFrDate', () => {
+    for (const day of [20240229, 20260101, 20271130]) expect(parseFrDate(formatFrDate(day))).toBe(day);
+  });
+});
+
+describe('filingDeadline (API.md §4 FILING_DEADLINE_PASSED)', () => {
+  it.each([
+    [20251015, 20260930],
+    [20260210, 20260930],
+    [20260520, 20261231],
+    [20260801, 20270331],
+    [20261130, 20270630],
+    [20270201, 20270630],
+    [20250601, null],
+  ])('training ended %i → %p', (end, deadline) => {
+    expect(filingDeadline(end)).toBe(deadline);
+  });
+
+  it.each([
+    [20250831, null],
+    [20250901, 20260930],
+    [20251231, 20260930],
+    [20260101, 20260930],
+    [20260331, 20260930],
+    [20260401, 20261231],
+    [20260630, 20261231],
+    [20260701, 20270331],
+    [20261231, 20270630],
+    [20270101, 20270630],
+    [20270401, 20270930],
+    [20271231, 20280331],
+  ])('boundary %i → %p', (end, deadline) => {
+    expect(filingDeadline(end)).toBe(deadline);
+  });
+});
+
+describe('parisDay', () => {
+  it.each([
+    ['2026-11-21T23:30:00Z', 20261122],
+    ['2026-11-21T22:59:59Z', 20261121],
+    ['2026-11-21T23:00:00Z', 20261122],
+    ['2026-07-01T21:59:59Z', 20260701],
+    ['2026-07-01T22:30:00Z', 20260702],
+    ['2026-12-31T23:00:00Z', 20270101],
+    ['2026-03-29T00:30:00Z', 20260329],
+  ])('%s is %i in Paris', (iso, day) => {
+    expect(parisDay(new Date(iso))).toBe(day);
+  });
+});
