@@ -17,6 +17,8 @@ export interface RulesEnvironment {
   refs: ReferenceLists;
   /** The validation day (Europe/Paris); today when absent. */
   today?: DayNumber;
+  /** The day that dates a generated file's name (Europe/Paris); today when absent. */
+  generationDay?: DayNumber;
   lang?: Lang;
   /** Rows allowed in one request (50,000 live, 50 test); unlimited when absent. */
   maxRows?: number;
@@ -136,7 +138,7 @@ export function generateFile(raw: unknown, env: RulesEnvironment & { randomHex?:
     options: request.options,
     rows: response.rows_total,
     declarations: checked.declarations,
-    filename: generatedFileName(request.type, env.today ?? parisDay(), randomHex(8)),
+    filename: generatedFileName(request.type, env.generationDay ?? parisDay(), randomHex(8)),
     sha256: createHash('sha256').update(content).digest('hex'),
     content,
     warning_count: response.warning_count,

@@ -27,7 +27,7 @@ export const KINDS: readonly Kind[] = [
 export type TestEnv = RulesEnvironment & { randomHex?: (chars: number) => string };
 
 export function testEnv(overrides: Partial<TestEnv> = {}): TestEnv {
-  return { refs: testReferences(), today: TODAY, ...overrides };
+  return { refs: testReferences(), today: TODAY, generationDay: TODAY, ...overrides };
 }
 
 /**

@@ -1,0 +1,1141 @@
+/**
+ * The command line as a user runs it (API.md §11): `node bin/ppfile.js …` from the repository root,
+ * checking standard output, standard error and the exit status (0 valid / generated, 1 invalid,
+ * 2 usage or I/O error). Every validation code of API.md §4 is reached at least once in this file;
+ * the last test checks that.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { loadReferenceLists, shippedReferenceDir } from '@ppfile/refdata';
+import { validateCsv, validateDeclarations } from '@ppfile/rules';
+
+const ROOT = path.resolve(__dirname, '..');
+const BIN = path.join(ROOT, 'bin', 'ppfile.js');
+const BUILT = path.join(ROOT, 'dist', 'cli', 'apps', 'cli', 'src', 'main.js');
+const SOURCES = ['apps/cli/src', 'libs/rules/src', 'libs/refdata/src'].map((d) => path.join(ROOT, d));
+const FIXTURES = path.join(__dirname, 'fixtures', 'cli');
+const ROME_EXPORT = path.resolve(
+  ROOT,
+  '../shared/reference-data/rome/unix_referentiel_competence_v460_utf8.csv',
+);
+
+/** The valid body and the file it must give (written by hand, CRLF, UTF-8 without BOM). */
+const BODY_FILE = path.join(FIXTURES, 'of-adf-body.json');
+const CSV_FILE = path.join(FIXTURES, 'of-adf.csv');
+const BODY_TEXT = readFileSync(BODY_FILE, 'utf8');
+const CSV_BYTES = readFileSync(CSV_FILE);
+const CSV_LINES = CSV_BYTES.toString('utf8').split('\r\n');
+const ADF_HEADER = CSV_LINES[0]!.split('|');
+const JDR_HEADER =
+  'ID_DECLARATION|REFERENCE_DECLARATION|ID_UNIQUE_PARTENAIRE|TYPE_JDR|NOM_JDR|NOM_OPTION_SPECIALITE|MODE_OBTENTION|COMPETENCE_TRANSFERABLE|PRESENCE_FORMATION|NOM_FORMATION|DATE_DEBUT_FORMATION|DATE_FIN_FORMATION|MODALITE_DISPENSE|QUALIFICATION_FORMATEUR|FORMATION_CERTIFIANTE|CERTIFICATION_VISEE|DOMAINE_FORMATION|SPECIALITE_FORMATION|NIR|NOM_TITULAIRE|PRESENCE_EMPLOYEUR|SIRET_EMPLOYEUR|REFERENCE_EMPLOYEUR|DATE_DEBUT_VALIDITE|DATE_FIN_VALIDITE|RESULTAT_OBTENU|MENTION_OBTENUE|LIEN_PREUVE|IDENTIFIANT_PREUVE'.split(
+    '|',
+  );
+const TODAY = '2026-11-22';
+
+let tmp = '';
+let importedDir = '';
+const shipped = loadReferenceLists(shippedReferenceDir('2026-02'), '2026-02');
+
+/** Every code seen in the CLI's JSON outputs of this file (validation codes and error-body codes). */
+const seen = new Set<string>();
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+beforeAll(() => {
+  const newest = Math.max(...SOURCES.map(newestMtime));
+  if (!existsSync(BUILT) || statSync(BUILT).mtimeMs < newest) {
+    const build = spawnSync('npm', ['run', 'build:cli'], { cwd: ROOT, encoding: 'utf8' });
+    if (build.status !== 0)
+      throw new Error(`npm run build:cli failed (${build.status}):\n${build.stdout}\n${build.stderr}`);
+  }
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'ppfile-cli-'));
+}, 180_000);
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+interface Run {
+  status: number | null;
+  stdout: Buffer;
+  out: string;
+  err: string;
+}
+
+function ppfile(args: string[], env: Record<string, string> = {}): Run {
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  delete base.PPFILE_REFERENCE_DATA;
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { ...base, ...env },
+    timeout: 60_000,
+  });
+  if (r.error) throw r.error;
+  return {
+    status: r.status,
+    stdout: r.stdout,
+    out: r.stdout.toString('utf8'),
+    err: r.stderr.toString('utf8'),
+  };
+}
+
+/** stdout must be one JSON document and nothing else; its codes are recorded for the coverage test. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the CLI's output, read as the user's JSON tools would
+function json(run: Run): any {
+  const value = JSON.parse(run.out);
+  if (value.error) seen.add(value.error.code);
+  for (const list of [
+    value.errors,
+    value.warnings,
+    value.error?.details?.errors,
+    value.error?.details?.warnings,
+  ]) {
+    for (const issue of list ?? []) seen.add(issue.code);
+  }
+  return value;
+}
+
+function tmpFile(name: string, content: string | Buffer): string {
+  const file = path.join(tmp, name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+  return file;
+}
+
+const bare = (issues: { row: number | null; column: string | null; field?: string; code: string }[]) =>
+  issues.map(({ row, column, field, code }) =>
+    field === undefined ? { row, column, code } : { row, column, field, code },
+  );
+
+type Cells = Record<string, string>;
+/** The cells of the fixture's first data line (valid for adf / training_organization on 22/11/2026). */
+const OF_ROW: Cells = Object.fromEntries(ADF_HEADER.map((name, i) => [name, CSV_LINES[1]!.split('|')[i]!]));
+const csvText = (header: string[], rows: (Cells | string)[]) =>
+  [
+    header.join('|'),
+    ...rows.map((r) => (typeof r === 'string' ? r : header.map((n) => r[n] ?? '').join('|'))),
+  ]
+    .map((l) => `${l}\r\n`)
+    .join('');
+
+const validateArgs = (file: string, type = 'adf', declarant = 'training_organization') => [
+  'validate',
+  file,
+  '--type',
+  type,
+  '--declarant',
+  declarant,
+  '--today',
+  TODAY,
+];
+
+// ---- ppfile validate ------------------------------------------------------------------------------------
+
+describe('ppfile validate', () => {
+  it('a valid file → exit 0, a one-line verdict and the counts on stdout, nothing on stderr', () => {
+    const run = ppfile(validateArgs(CSV_FILE));
+    expect(run.err).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.out).toBe(
+      'of-adf.csv: valid\n  rows: 2 total, 2 valid, 0 invalid; 0 error(s), 0 warning(s) (spec 2026-02)\n',
+    );
+  });
+
+  it('--json on a valid file prints the POST /v1/files/validate response', () => {
+    const run = ppfile([...validateArgs(CSV_FILE), '--json']);
+    expect(run.status).toBe(0);
+    expect(json(run)).toEqual({
+      valid: true,
+      spec_version: '2026-02',
+      file_rejected: false,
+      rows_total: 2,
+      rows_valid: 2,
+      rows_invalid: 0,
+      error_count: 0,
+      truncated: false,
+      errors: [],
+      warning_count: 0,
+      warnings: [],
+      summary: { by_code: {}, by_column: {} },
+    });
+  });
+
+  describe('one defect per line: every row-level code of API.md §4 an uploaded file can carry', () => {
+    const row = (line: number, cells: Cells = {}): Cells => ({
+      ...OF_ROW,
+      ID_DECLARATION: `D${line}`,
+      ID_UNIQUE_PARTENAIRE: `U${line}`,
+      ...cells,
+    });
+    const brokenLine = row(23, {}); // COLUMN_COUNT: one field short
+    const rows: (Cells | string)[] = [
+      row(2),
+      row(3, { NOM_TITULAIRE: '' }),
+      row(4, { CERTIFICATION_VISEE: 'RS6550' }),
+      row(5, { NOM_TITULAIRE: 'A'.repeat(31) }),
+      row(6, { MODALITE_DISPENSE: 'SUR_SITE' }),
+      row(7, { COMPETENCE_TRANSFERABLE: '115650/121885' }),
+      row(8, { NOM_FORMATION: 'Sauveteur\rsecouriste' }),
+      row(9, { DATE_DEBUT_VALIDITE: '2026-11-17' }),
+      row(10, { DATE_FIN_FORMATION: '23/11/2026', DATE_DEBUT_VALIDITE: '23/11/2026' }),
+      row(11, { DATE_DEBUT_FORMATION: '18/11/2026' }),
+      row(12, { DATE_DEBUT_VALIDITE: '16/11/2026' }),
+      row(13, { DATE_FIN_VALIDITE: '16/11/2026' }),
+      row(14, { NIR: '25508141680' }),
+      row(15, { SIRET_EMPLOYEUR: '2000566790001' }),
+      row(16, { SIRET_EMPLOYEUR: '20005667900019' }),
+      row(17, { DOMAINE_FORMATION: '4282' }),
+      row(18, { SPECIALITE_FORMATION: '34r' }),
+      row(19, { COMPETENCE_TRANSFERABLE: '115650/121885/H1302' }),
+      row(20, {
+        FORMATION_CERTIFIANTE: 'OUI',
+        CERTIFICATION_VISEE: '6550',
+        DOMAINE_FORMATION: '',
+        SPECIALITE_FORMATION: '',
+      }),
+      row(21, { ID_UNIQUE_PARTENAIRE: 'U2' }),
+      // same declaration as line 21 (another holder, another NIR) but another reference
+      row(22, { ID_DECLARATION: 'D21', REFERENCE_DECLARATION: 'Autre session', NIR: '1850578006084' }),
+      ADF_HEADER.slice(1)
+        .map((n) => brokenLine[n])
+        .join('|'),
+      // warnings only from here on
+      row(24, { REFERENCE_EMPLOYEUR: '=CLIENT' }),
+      row(25, { NIR: '7550814168025' }),
+      row(26, { DOMAINE_FORMATION: '42817' }),
+      row(27, {
+        DATE_DEBUT_FORMATION: '09/02/2026',
+        DATE_FIN_FORMATION: '10/02/2026',
+        DATE_DEBUT_VALIDITE: '10/02/2026',
+        DATE_FIN_VALIDITE: '09/02/2028',
+      }),
+      row(28),
+      row(29, { ID_DECLARATION: 'D28' }),
+    ];
+    const expectedErrors = [
+      { row: 3, column: 'NOM_TITULAIRE', code: 'REQUIRED_FIELD' },
+      { row: 4, column: 'CERTIFICATION_VISEE', code: 'FIELD_NOT_ALLOWED' },
+      { row: 5, column: 'NOM_TITULAIRE', code: 'FIELD_TOO_LONG' },
+      { row: 6, column: 'MODALITE_DISPENSE', code: 'INVALID_VALUE' },
+      { row: 7, column: 'COMPETENCE_TRANSFERABLE', code: 'VALUE_COUNT' },
+      { row: 8, column: 'NOM_FORMATION', code: 'INVALID_CHARACTER' },
+      { row: 9, column: 'DATE_DEBUT_VALIDITE', code: 'INVALID_DATE' },
+      { row: 10, column: 'DATE_FIN_FORMATION', code: 'FUTURE_DATE' },
+      { row: 11, column: 'DATE_FIN_FORMATION', code: 'END_BEFORE_START' },
+      { row: 12, column: 'DATE_DEBUT_VALIDITE', code: 'VALIDITY_BEFORE_TRAINING_END' },
+      { row: 13, column: 'DATE_FIN_VALIDITE', code: 'VALIDITY_END_BEFORE_START' },
+      { row: 14, column: 'NIR', code: 'INVALID_NIR' },
+      { row: 15, column: 'SIRET_EMPLOYEUR', code: 'INVALID_SIRET' },
+      { row: 16, column: 'SIRET_EMPLOYEUR', code: 'INVALID_SIRET_KEY' },
+      { row: 17, column: 'DOMAINE_FORMATION', code: 'INVALID_FORMACODE' },
+      { row: 18, column: 'SPECIALITE_FORMATION', code: 'INVALID_NSF_CODE' },
+      { row: 19, column: 'COMPETENCE_TRANSFERABLE', code: 'INVALID_ROME_CODE' },
+      { row: 20, column: 'CERTIFICATION_VISEE', code: 'INVALID_RS_CODE' },
+      { row: 21, column: 'ID_UNIQUE_PARTENAIRE', code: 'DUPLICATE_UNIQUE_ID' },
+      { row: 22, column: 'REFERENCE_DECLARATION', code: 'INCONSISTENT_DECLARATION' },
+      { row: 23, column: null, code: 'COLUMN_COUNT' },
+    ];
+    const expectedWarnings = [
+      { row: 24, column: 'REFERENCE_EMPLOYEUR', code: 'FORMULA_NOT_ALLOWED' },
+      { row: 25, column: 'NIR', code: 'NIR_PROVISIONAL' },
+      { row: 26, column: 'DOMAINE_FORMATION', code: 'REFERENCE_NOT_VERIFIED' },
+      { row: 27, column: 'DATE_FIN_FORMATION', code: 'FILING_DEADLINE_PASSED' },
+      { row: 29, column: 'NIR', code: 'DUPLICATE_HOLDER' },
+    ];
+
+    it('--json: the exact list of errors and warnings, with exact counts', () => {
+      const file = tmpFile('defects/one-defect-per-line.csv', csvText(ADF_HEADER, rows));
+      const run = ppfile([...validateArgs(file), '--json']);
+      expect(run.err).toBe('');
+      expect(run.status).toBe(1);
+      const body = json(run);
+      expect(bare(body.errors)).toEqual(expectedErrors);
+      expect(bare(body.warnings)).toEqual(expectedWarnings);
+      expect(body).toMatchObject({
+        valid: false,
+        file_rejected: false,
+        rows_total: 28,
+        // lines 3–23 (line 21 also through the inconsistency of its declaration on line 22)
+        rows_invalid: 21,
+        rows_valid: 7,
+        error_count: 21,
+        warning_count: 5,
+        truncated: false,
+      });
+      // Exactly what the HTTP endpoint would answer: the library's response for the same bytes.
+      expect(body).toEqual(
+        JSON.parse(
+          JSON.stringify(
+            validateCsv(
+              readFileSync(file),
+              { type: 'adf', declarant: 'training_organization', filename: 'one-defect-per-line.csv' },
+              { refs: shipped, today: 20261122 },
+            ),
+          ),
+        ),
+      );
+      for (const issue of [...body.errors, ...body.warnings]) expect(issue.message).toMatch(/^[A-Z]/);
+    });
+
+    it('text output: the verdict, counts and one line per issue; exit 1', () => {
+      const file = tmpFile('defects/one-defect-per-line.csv', csvText(ADF_HEADER, rows));
+      const run = ppfile(validateArgs(file));
+      expect(run.status).toBe(1);
+      expect(run.err).toBe('');
+      const lines = run.out.split('\n');
+      expect(lines[0]).toBe('one-defect-per-line.csv: invalid');
+      expect(lines[1]).toBe(
+        '  rows: 28 total, 7 valid, 21 invalid; 21 error(s), 5 warning(s) (spec 2026-02)',
+      );
+      expect(lines).toContain('  error   line 23: COLUMN_COUNT — The line has 19 fields; the header has 20.');
+      expect(lines).toContain(
+        '  error   line 16 SIRET_EMPLOYEUR: INVALID_SIRET_KEY — SIRET_EMPLOYEUR fails the SIRET check key (Luhn; La Poste rule for SIREN 356000000).',
+      );
+      expect(lines.filter((l) => l.startsWith('  error '))).toHaveLength(21);
+      expect(lines.filter((l) => l.startsWith('  warning '))).toHaveLength(5);
+    });
+  });
+
+  it('jdr / employer: INVALID_URL, training columns without training, employer columns of an employer file', () => {
+    const base: Cells = {
+      REFERENCE_DECLARATION: 'Certificats SST 2026',
+      TYPE_JDR: 'CERTIFICAT',
+      NOM_JDR: 'Sauveteur secouriste du travail',
+      MODE_OBTENTION: 'PAR_ADMISSION',
+      PRESENCE_FORMATION: 'NON',
+      NIR: '1850578006084',
+      NOM_TITULAIRE: 'MARTIN',
+      REFERENCE_EMPLOYEUR: 'RH-7',
+      DATE_DEBUT_VALIDITE: '15/06/2026',
+      RESULTAT_OBTENU: 'Admis',
+      LIEN_PREUVE: 'https://certificats.example.org/sst/1',
+    };
+    const file = tmpFile(
+      'jdr-employer.csv',
+      csvText(JDR_HEADER, [
+        {
+          ...base,
+          ID_DECLARATION: 'J1',
+          ID_UNIQUE_PARTENAIRE: 'JU1',
+          LIEN_PREUVE: 'ftp://certificats.example.org/sst/1',
+        },
+        { ...base, ID_DECLARATION: 'J2', ID_UNIQUE_PARTENAIRE: 'JU2', NOM_FORMATION: 'SST' },
+        { ...base, ID_DECLARATION: 'J3', ID_UNIQUE_PARTENAIRE: 'JU3', PRESENCE_EMPLOYEUR: 'OUI' },
+        { ...base, ID_DECLARATION: 'J4', ID_UNIQUE_PARTENAIRE: 'JU4' },
+      ]),
+    );
+    const run = ppfile([...validateArgs(file, 'jdr', 'employer'), '--json']);
+    expect(run.status).toBe(1);
+    const body = json(run);
+    expect(bare(body.errors)).toEqual([
+      { row: 2, column: 'LIEN_PREUVE', code: 'INVALID_URL' },
+      { row: 3, column: 'NOM_FORMATION', code: 'FIELD_NOT_ALLOWED' },
+      { row: 4, column: 'PRESENCE_EMPLOYEUR', code: 'FIELD_NOT_ALLOWED' },
+    ]);
+    expect(body.warnings).toEqual([]);
+    expect(body).toMatchObject({ rows_total: 4, rows_valid: 1, rows_invalid: 3, error_count: 3 });
+  });
+
+  it('501 holders in one declaration → DECLARATION_TOO_LARGE on its first line; all 501 rows invalid', () => {
+    const rows = Array.from({ length: 501 }, (_, i) => ({
+      ...OF_ROW,
+      ID_DECLARATION: 'BIG',
+      ID_UNIQUE_PARTENAIRE: `BIG-${i}`,
+      NIR: `18505780${String(Math.floor(i / 999)).padStart(2, '0')}${String((i % 999) + 1).padStart(3, '0')}`,
+    }));
+    const run = ppfile([...validateArgs(tmpFile('big.csv', csvText(ADF_HEADER, rows))), '--json']);
+    expect(run.status).toBe(1);
+    const body = json(run);
+    expect(bare(body.errors)).toEqual([{ row: 2, column: 'ID_DECLARATION', code: 'DECLARATION_TOO_LARGE' }]);
+    expect(body).toMatchObject({ rows_total: 501, rows_valid: 0, rows_invalid: 501, warning_count: 0 });
+  });
+
+  it('more than 1,000 errors: the list stops at 1,000, error_count stays exact, truncated: true', () => {
+    const rows = Array.from({ length: 1_100 }, (_, i) => ({
+      ...OF_ROW,
+      ID_DECLARATION: `MANY-${i}`,
+      ID_UNIQUE_PARTENAIRE: `MANY-${i}`,
+      NIR: '25508141680',
+    }));
+    const file = tmpFile('many-errors.csv', csvText(ADF_HEADER, rows));
+    const run = ppfile([...validateArgs(file), '--json']);
+    expect(run.status).toBe(1);
+    const body = json(run);
+    expect(body).toMatchObject({
+      error_count: 1_100,
+      truncated: true,
+      rows_total: 1_100,
+      rows_invalid: 1_100,
+    });
+    expect(body.errors).toHaveLength(1_000);
+    expect(body.errors[999]).toMatchObject({ row: 1_001, column: 'NIR', code: 'INVALID_NIR' });
+    expect(body.summary).toEqual({ by_code: { INVALID_NIR: 1_100 }, by_column: { NIR: 1_100 } });
+    const text = ppfile(validateArgs(file));
+    expect(text.out).toContain('  … 100 more error(s) not listed\n');
+  });
+
+  it('LF line endings → still valid (exit 0) with the warning LF_LINE_ENDINGS', () => {
+    const file = tmpFile('lf.csv', CSV_BYTES.toString('utf8').replace(/\r\n/g, '\n'));
+    const run = ppfile([...validateArgs(file), '--json']);
+    expect(run.status).toBe(0);
+    const body = json(run);
+    expect(body.valid).toBe(true);
+    expect(bare(body.warnings)).toEqual([{ row: null, column: null, code: 'LF_LINE_ENDINGS' }]);
+  });
+
+  describe('file-level problems reject the file (file_rejected: true, rows not analysed, exit 1)', () => {
+    const swapped = [...ADF_HEADER];
+    [swapped[0], swapped[1]] = [swapped[1]!, swapped[0]!];
+    it.each([
+      ['empty.csv', Buffer.alloc(0), { row: null, column: null, code: 'EMPTY_FILE' }],
+      [
+        'bom.csv',
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), CSV_BYTES]),
+        { row: null, column: null, code: 'INVALID_ENCODING' },
+      ],
+      [
+        'latin1.csv',
+        Buffer.from(CSV_BYTES.toString('utf8'), 'latin1'),
+        { row: null, column: null, code: 'INVALID_ENCODING' },
+      ],
+      [
+        'semicolons.csv',
+        Buffer.from(CSV_BYTES.toString('utf8').replace(/\|/g, ';')),
+        { row: 1, column: null, code: 'INVALID_SEPARATOR' },
+      ],
+      [
+        'swapped.csv',
+        Buffer.from(CSV_BYTES.toString('utf8').replace(CSV_LINES[0]!, swapped.join('|'))),
+        { row: 1, column: null, code: 'INVALID_HEADER' },
+      ],
+      ['export 100%.csv', CSV_BYTES, { row: null, column: null, code: 'INVALID_FILENAME' }],
+      ['export.txt', CSV_BYTES, { row: null, column: null, code: 'INVALID_FILENAME' }],
+    ])('%s', (name, bytes, expected) => {
+      const run = ppfile([...validateArgs(tmpFile(`rejected/${name}`, bytes)), '--json']);
+      expect(run.status).toBe(1);
+      const body = json(run);
+      expect(bare(body.errors)).toEqual([expected]);
+      const text = ppfile(validateArgs(path.join(tmp, 'rejected', name)));
+      expect(text.status).toBe(1);
+      expect(text.out.split('\n')[0]).toBe(`${name}: REJECTED (the portal would refuse the whole file)`);
+      expect(body).toMatchObject({
+        valid: false,
+        file_rejected: true,
+        error_count: 1,
+        rows_total: 0,
+        rows_valid: 0,
+        rows_invalid: 0,
+        warnings: [],
+      });
+    });
+  });
+
+  it('--today moves "today": the fixture ends its training on 17/11/2026', () => {
+    const onDay = (day: string) =>
+      ppfile([
+        'validate',
+        CSV_FILE,
+        '--type',
+        'adf',
+        '--declarant',
+        'training_organization',
+        '--today',
+        day,
+        '--json',
+      ]);
+    const before = onDay('2026-11-16');
+    expect(before.status).toBe(1);
+    const body = json(before);
+    expect(bare(body.errors)).toEqual([{ row: 2, column: 'DATE_FIN_FORMATION', code: 'FUTURE_DATE' }]);
+    expect(body.errors[0].message).toBe(
+      'DATE_FIN_FORMATION is after today (16/11/2026, Europe/Paris); training dates cannot be in the future.',
+    );
+    expect(body).toMatchObject({ rows_invalid: 2, rows_valid: 0 });
+    expect(bare(json(onDay('2026-11-15')).errors)).toEqual([
+      { row: 2, column: 'DATE_DEBUT_FORMATION', code: 'FUTURE_DATE' },
+      { row: 2, column: 'DATE_FIN_FORMATION', code: 'FUTURE_DATE' },
+    ]);
+    expect(onDay('2026-11-17').status).toBe(0);
+  });
+
+  it('--lang fr gives the French messages (text and --json), English by default', () => {
+    const args = [
+      'validate',
+      CSV_FILE,
+      '--type',
+      'adf',
+      '--declarant',
+      'training_organization',
+      '--today',
+      '2026-11-16',
+    ];
+    const fr =
+      "DATE_FIN_FORMATION est postérieure à aujourd'hui (16/11/2026, heure de Paris) ; une date de formation ne peut pas être future.";
+    const en =
+      'DATE_FIN_FORMATION is after today (16/11/2026, Europe/Paris); training dates cannot be in the future.';
+    const text = ppfile([...args, '--lang', 'fr']);
+    expect(text.status).toBe(1);
+    expect(text.out).toContain(`  error   line 2 DATE_FIN_FORMATION: FUTURE_DATE — ${fr}\n`);
+    expect(text.out).not.toContain(en);
+    expect(json(ppfile([...args, '--lang', 'fr', '--json'])).errors[0].message).toBe(fr);
+    expect(ppfile(args).out).toContain(en);
+    expect(ppfile([...args, '--lang', 'de']).status).toBe(2);
+  });
+
+  it('usage and I/O errors → exit 2 with a message on stderr and nothing on stdout', () => {
+    const missing = ppfile(validateArgs(path.join(tmp, 'does-not-exist.csv')));
+    expect(missing.status).toBe(2);
+    expect(missing.out).toBe('');
+    expect(missing.err).toContain('cannot read');
+    expect(missing.err).toContain('does-not-exist.csv');
+
+    const badType = ppfile(['validate', CSV_FILE, '--type', 'xyz', '--declarant', 'employer']);
+    expect(badType.status).toBe(2);
+    expect(badType.out).toBe('');
+    expect(badType.err).toBe('ppfile validate: --type expects adf | jdr\n');
+
+    const noDeclarant = ppfile(['validate', CSV_FILE, '--type', 'adf']);
+    expect(noDeclarant.status).toBe(2);
+    expect(noDeclarant.err).toContain('--declarant');
+
+    const badToday = ppfile([...validateArgs(CSV_FILE).slice(0, -1), '22/11/2026']);
+    expect(badToday.status).toBe(2);
+    expect(badToday.err).toContain('--today');
+
+    const unknownOption = ppfile([...validateArgs(CSV_FILE), '--strict']);
+    expect(unknownOption.status).toBe(2);
+
+    const unknownCommand = ppfile(['convert', CSV_FILE]);
+    expect(unknownCommand.status).toBe(2);
+    expect(unknownCommand.err).toContain('unknown command');
+  });
+});
+
+// ---- ppfile check -------------------------------------------------------------------------------------------
+
+describe('ppfile check', () => {
+  const body = () => JSON.parse(BODY_TEXT);
+
+  it('a valid body → exit 0; --json prints the POST /v1/declarations/validate response', () => {
+    const text = ppfile(['check', BODY_FILE, '--today', TODAY]);
+    expect(text.status).toBe(0);
+    expect(text.err).toBe('');
+    expect(text.out.split('\n')[0]).toBe(`${BODY_FILE}: valid`);
+
+    const run = ppfile(['check', BODY_FILE, '--today', TODAY, '--json']);
+    expect(run.status).toBe(0);
+    const response = json(run);
+    expect(response).toMatchObject({
+      valid: true,
+      spec_version: '2026-02',
+      rows_total: 2,
+      rows_valid: 2,
+      rows_invalid: 0,
+      error_count: 0,
+      warning_count: 0,
+      normalization_count: 8,
+    });
+    expect(response).toEqual(
+      JSON.parse(JSON.stringify(validateDeclarations(body(), { refs: shipped, today: 20261122 }))),
+    );
+  });
+
+  it('an invalid body → exit 1 with errors located by row, column and field (JSON-only codes)', () => {
+    const b = body();
+    b.declarations[0].reference = '=Session SST';
+    b.declarations[0].holders[0].nir = '2 55 08 14 168 025 39';
+    b.declarations[0].holders[1].birth_name = 'MAR|TIN';
+    const run = ppfile([
+      'check',
+      tmpFile('check/invalid.json', JSON.stringify(b)),
+      '--today',
+      TODAY,
+      '--json',
+    ]);
+    expect(run.status).toBe(1);
+    const response = json(run);
+    expect(bare(response.errors)).toEqual([
+      {
+        row: 2,
+        column: 'REFERENCE_DECLARATION',
+        field: 'declarations[0].reference',
+        code: 'FORMULA_NOT_ALLOWED',
+      },
+      { row: 2, column: 'NIR', field: 'declarations[0].holders[0].nir', code: 'INVALID_NIR_KEY' },
+      {
+        row: 3,
+        column: 'NOM_TITULAIRE',
+        field: 'declarations[0].holders[1].birth_name',
+        code: 'INVALID_CHARACTER',
+      },
+    ]);
+    expect(response).toMatchObject({
+      valid: false,
+      rows_total: 2,
+      rows_valid: 0,
+      rows_invalid: 2,
+      error_count: 3,
+    });
+  });
+
+  it('strict_references: false in the body (API.md §2) turns an absent code of a complete list into a warning', () => {
+    // The shipped lists are partial, so import a complete ROME list for this check (see refdata below).
+    const dir = path.join(tmp, 'check-refs');
+    expect(ppfile(['refdata', 'import', '--list', 'rome', ROME_EXPORT, '--dir', dir]).status).toBe(0);
+    const b = body();
+    b.declarations[0].transferable_skills = ['115650', '121885', '999999'];
+    b.options = { strict_references: false };
+    const run = ppfile(
+      ['check', tmpFile('check/lenient.json', JSON.stringify(b)), '--today', TODAY, '--json'],
+      { PPFILE_REFERENCE_DATA: dir },
+    );
+    expect(run.status).toBe(0);
+    const response = json(run);
+    expect(response.errors).toEqual([]);
+    expect(bare(response.warnings)).toEqual([
+      {
+        row: 2,
+        column: 'COMPETENCE_TRANSFERABLE',
+        field: 'declarations[0].transferable_skills[2]',
+        code: 'INVALID_ROME_CODE',
+      },
+    ]);
+  });
+
+  it('unreadable JSON → exit 2; --json prints the API error body INVALID_JSON', () => {
+    const file = tmpFile(
+      'check/broken.json',
+      '{"type": "adf", "declarations": [ {"holders": [{"nir": "2550814168025"}] ',
+    );
+    const run = ppfile(['check', file, '--json']);
+    expect(run.status).toBe(2);
+    expect(run.err).toBe('');
+    const error = json(run);
+    expect(error).toEqual({
+      error: {
+        code: 'INVALID_JSON',
+        message: 'The request body is not valid JSON.',
+        details: {},
+        request_id: expect.stringMatching(/^req_[0-9a-f]+$/),
+      },
+    });
+    const text = ppfile(['check', file]);
+    expect(text.status).toBe(2);
+    expect(text.out).toBe('');
+    expect(text.err).toBe('INVALID_JSON: The request body is not valid JSON.\n');
+  });
+
+  it('a malformed request → exit 2 with INVALID_REQUEST (details.fields) or UNSUPPORTED_SPEC_VERSION', () => {
+    const unknown = { ...body(), store: false };
+    const run = ppfile(['check', tmpFile('check/unknown-field.json', JSON.stringify(unknown)), '--json']);
+    expect(run.status).toBe(2);
+    expect(json(run)).toEqual({
+      error: {
+        code: 'INVALID_REQUEST',
+        message: 'The request is malformed (1 problem; see details.fields).',
+        details: { fields: [{ field: 'store', message: 'is not a known field' }], field_count: 1 },
+        request_id: expect.stringMatching(/^req_[0-9a-f]+$/),
+      },
+    });
+    const version = ppfile([
+      'check',
+      tmpFile('check/version.json', JSON.stringify({ ...body(), spec_version: '2025-01' })),
+      '--json',
+    ]);
+    expect(version.status).toBe(2);
+    expect(json(version).error).toMatchObject({
+      code: 'UNSUPPORTED_SPEC_VERSION',
+      details: { supported: ['2026-02'] },
+    });
+  });
+
+  it('more than 50,000 rows → exit 2 with LINE_LIMIT_EXCEEDED (API.md §6)', () => {
+    const holders = new Array(50_001).fill('{}').join(',');
+    const file = tmpFile(
+      'check/too-many.json',
+      `{"type":"adf","declarant":"employer","declarations":[{"holders":[${holders}]}]}`,
+    );
+    const run = ppfile(['check', file, '--json']);
+    expect(run.status).toBe(2);
+    expect(json(run).error).toMatchObject({
+      code: 'LINE_LIMIT_EXCEEDED',
+      details: { limit: 50_000, rows: 50_001 },
+    });
+  });
+});
+
+// ---- ppfile generate ------------------------------------------------------------------------------------------
+
+describe('ppfile generate', () => {
+  const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+
+  it('-o writes exactly the expected bytes; nothing on stdout, the summary on stderr', () => {
+    const out = path.join(tmp, 'generated', 'out.csv');
+    mkdirSync(path.dirname(out), { recursive: true });
+    const run = ppfile(['generate', BODY_FILE, '-o', out, '--today', TODAY]);
+    expect(run.status).toBe(0);
+    expect(run.out).toBe('');
+    expect(readFileSync(out).equals(CSV_BYTES)).toBe(true);
+    expect(run.err).toContain(
+      `${out}: 2 row(s), 1 declaration(s), sha256 ${sha(CSV_BYTES)}, suggested name ppfile_adf_`,
+    );
+  });
+
+  it('without -o the CSV goes to stdout byte for byte, and nothing else does', () => {
+    const run = ppfile(['generate', BODY_FILE, '--today', TODAY]);
+    expect(run.status).toBe(0);
+    expect(run.stdout.equals(CSV_BYTES)).toBe(true);
+    expect(run.err).toMatch(
+      /^stdout: 2 row\(s\), 1 declaration\(s\), sha256 [0-9a-f]{64}, suggested name ppfile_adf_\d{8}_[0-9a-f]{8}\.csv\n/,
+    );
+  });
+
+  it('--json prints the generate response with content, stored: false and a file id', () => {
+    const run = ppfile(['generate', BODY_FILE, '--today', TODAY, '--json']);
+    expect(run.status).toBe(0);
+    expect(run.err).toBe('');
+    const response = json(run);
+    expect(response).toEqual({
+      success: true,
+      file_id: expect.stringMatching(/^file_[0-9a-f]{32}$/),
+      mode: expect.stringMatching(/^(live|test)$/),
+      spec_version: '2026-02',
+      rows: 2,
+      declarations: 1,
+      filename: expect.stringMatching(/^ppfile_adf_\d{8}_[0-9a-f]{8}\.csv$/),
+      sha256: sha(CSV_BYTES),
+      stored: false,
+      expires_at: null,
+      download_url: null,
+      warning_count: 0,
+      warnings: [],
+      normalization_count: 8,
+      normalizations: [
+        {
+          field: 'declarations[0].training.start_date',
+          column: 'DATE_DEBUT_FORMATION',
+          rule: 'DATE_REFORMATTED',
+        },
+        {
+          field: 'declarations[0].training.delivery_mode',
+          column: 'MODALITE_DISPENSE',
+          rule: 'ENUM_UPPERCASED',
+        },
+        {
+          field: 'declarations[0].training.nsf_codes[0]',
+          column: 'SPECIALITE_FORMATION',
+          rule: 'CODE_NORMALIZED',
+        },
+        { field: 'declarations[0].holders[0].nir', column: 'NIR', rule: 'SEPARATORS_REMOVED' },
+        { field: 'declarations[0].holders[0].nir', column: 'NIR', rule: 'NIR_KEY_REMOVED' },
+        {
+          field: 'declarations[0].holders[0].employer_siret',
+          column: 'SIRET_EMPLOYEUR',
+          rule: 'SEPARATORS_REMOVED',
+        },
+        {
+          field: 'declarations[0].holders[0].validity_start',
+          column: 'DATE_DEBUT_VALIDITE',
+          rule: 'DATE_REFORMATTED',
+        },
+        {
+          field: 'declarations[0].holders[0].validity_end',
+          column: 'DATE_FIN_VALIDITE',
+          rule: 'DATE_REFORMATTED',
+        },
+      ],
+      content: CSV_BYTES.toString('utf8'),
+    });
+    // Two runs: two file ids.
+    expect(json(ppfile(['generate', BODY_FILE, '--today', TODAY, '--json'])).file_id).not.toBe(
+      response.file_id,
+    );
+  });
+
+  it('-o into a directory that does not exist → exit 2 (I/O error), nothing on stdout', () => {
+    const run = ppfile([
+      'generate',
+      BODY_FILE,
+      '-o',
+      path.join(tmp, 'no-such-dir', 'out.csv'),
+      '--today',
+      TODAY,
+    ]);
+    expect(run.status).toBe(2);
+    expect(run.out).toBe('');
+    expect(run.err).toContain('cannot write');
+  });
+
+  it('an invalid body → exit 1, no file; --json prints the 422 body VALIDATION_FAILED', () => {
+    const b = JSON.parse(BODY_TEXT);
+    b.declarations[0].training.end_date = '2026-11-15';
+    const file = tmpFile('generate/invalid.json', JSON.stringify(b));
+    const out = path.join(tmp, 'generate', 'never.csv');
+
+    const text = ppfile(['generate', file, '-o', out, '--today', TODAY]);
+    expect(text.status).toBe(1);
+    expect(text.out).toBe('');
+    expect(text.err).toContain(
+      'VALIDATION_FAILED: No file was produced: 2 rows are invalid (see details.errors).',
+    );
+    expect(existsSync(out)).toBe(false);
+
+    const run = ppfile(['generate', file, '-o', out, '--today', TODAY, '--json']);
+    expect(run.status).toBe(1);
+    expect(existsSync(out)).toBe(false);
+    const error = json(run);
+    expect(error).toEqual({
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'No file was produced: 2 rows are invalid (see details.errors).',
+        details: expect.objectContaining({
+          valid: false,
+          rows_total: 2,
+          rows_valid: 0,
+          rows_invalid: 2,
+          error_count: 1,
+          truncated: false,
+          warnings: [],
+        }),
+        request_id: expect.stringMatching(/^req_[0-9a-f]+$/),
+      },
+    });
+    expect(error.error.details.errors).toEqual([
+      {
+        row: 2,
+        column: 'DATE_FIN_FORMATION',
+        field: 'declarations[0].training.end_date',
+        code: 'END_BEFORE_START',
+        message: 'DATE_FIN_FORMATION is before DATE_DEBUT_FORMATION.',
+      },
+    ]);
+  });
+});
+
+// ---- ppfile refdata import ---------------------------------------------------------------------------------------
+
+describe('ppfile refdata import, then PPFILE_REFERENCE_DATA', () => {
+  const unknownRome = { ...OF_ROW, COMPETENCE_TRANSFERABLE: '115650/121885/999999' };
+  let csv = '';
+  let bodyFile = '';
+
+  beforeAll(() => {
+    importedDir = path.join(tmp, 'imported-reference-data');
+    // Two declarations with the same unknown code: REFERENCE_NOT_VERIFIED comes once per code (API.md §3c).
+    csv = tmpFile(
+      'refdata/unknown-rome.csv',
+      csvText(ADF_HEADER, [
+        unknownRome,
+        { ...unknownRome, ID_DECLARATION: 'OTHER', ID_UNIQUE_PARTENAIRE: 'OTHER-1' },
+      ]),
+    );
+    const b = JSON.parse(BODY_TEXT);
+    b.declarations[0].transferable_skills = ['115650', '121885', '999999'];
+    bodyFile = tmpFile('refdata/unknown-rome.json', JSON.stringify(b));
+  });
+
+  it('imports the France Travail ROME export into a new directory (complete list), exit 0', () => {
+    const run = ppfile(['refdata', 'import', '--list', 'rome', ROME_EXPORT, '--dir', importedDir]);
+    expect(run.err).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.out).toMatch(/^Imported 18317 rome code\(s\) into .*rome\.tsv \(complete; /);
+    const manifest = JSON.parse(readFileSync(path.join(importedDir, '2026-02', 'manifest.json'), 'utf8'));
+    expect(manifest.lists.rome).toMatchObject({ count: 18317, complete: true });
+    for (const list of ['formacode', 'nsf', 'rs']) expect(manifest.lists[list].complete).toBe(false);
+  });
+
+  it('with the shipped (partial) lists, an unknown 6-digit ROME code is only REFERENCE_NOT_VERIFIED (exit 0)', () => {
+    const run = ppfile([...validateArgs(csv), '--json']);
+    expect(run.status).toBe(0);
+    const body = json(run);
+    expect(body.errors).toEqual([]);
+    expect(bare(body.warnings)).toEqual([
+      { row: 2, column: 'COMPETENCE_TRANSFERABLE', code: 'REFERENCE_NOT_VERIFIED' },
+    ]);
+    const check = ppfile(['check', bodyFile, '--today', TODAY, '--json']);
+    expect(check.status).toBe(0);
+    expect(bare(json(check).warnings)).toEqual([
+      {
+        row: 2,
+        column: 'COMPETENCE_TRANSFERABLE',
+        field: 'declarations[0].transferable_skills[2]',
+        code: 'REFERENCE_NOT_VERIFIED',
+      },
+    ]);
+  });
+
+  it('with the imported complete list it is INVALID_ROME_CODE (exit 1), for validate and check', () => {
+    const env = { PPFILE_REFERENCE_DATA: importedDir };
+    const run = ppfile([...validateArgs(csv), '--json'], env);
+    expect(run.status).toBe(1);
+    const body = json(run);
+    expect(bare(body.errors)).toEqual([
+      { row: 2, column: 'COMPETENCE_TRANSFERABLE', code: 'INVALID_ROME_CODE' },
+      { row: 3, column: 'COMPETENCE_TRANSFERABLE', code: 'INVALID_ROME_CODE' },
+    ]);
+    expect(body.errors[0].message).toBe(
+      'COMPETENCE_TRANSFERABLE: a code is absent from the ROME reference list.',
+    );
+    expect(body.warnings).toEqual([]);
+
+    const check = ppfile(['check', bodyFile, '--today', TODAY, '--json'], env);
+    expect(check.status).toBe(1);
+    expect(bare(json(check).errors)).toEqual([
+      {
+        row: 2,
+        column: 'COMPETENCE_TRANSFERABLE',
+        field: 'declarations[0].transferable_skills[2]',
+        code: 'INVALID_ROME_CODE',
+      },
+    ]);
+  });
+
+  it('--no-strict-references turns it into a warning (exit 0)', () => {
+    const run = ppfile([...validateArgs(csv), '--no-strict-references', '--json'], {
+      PPFILE_REFERENCE_DATA: importedDir,
+    });
+    expect(run.status).toBe(0);
+    const body = json(run);
+    expect(body).toMatchObject({ valid: true, error_count: 0, warning_count: 2 });
+    expect(bare(body.warnings)).toEqual([
+      { row: 2, column: 'COMPETENCE_TRANSFERABLE', code: 'INVALID_ROME_CODE' },
+      { row: 3, column: 'COMPETENCE_TRANSFERABLE', code: 'INVALID_ROME_CODE' },
+    ]);
+  });
+
+  it('a missing export or an unknown list → exit 2', () => {
+    expect(
+      ppfile([
+        'refdata',
+        'import',
+        '--list',
+        'rome',
+        path.join(tmp, 'nope.csv'),
+        '--dir',
+        path.join(tmp, 'other'),
+      ]).status,
+    ).toBe(2);
+    expect(
+      ppfile(['refdata', 'import', '--list', 'naf', ROME_EXPORT, '--dir', path.join(tmp, 'other')]).status,
+    ).toBe(2);
+    expect(
+      ppfile(['validate', CSV_FILE, '--type', 'adf', '--declarant', 'employer'], {
+        PPFILE_REFERENCE_DATA: path.join(tmp, 'no-such-dir'),
+      }).status,
+    ).toBe(2);
+  });
+});
+
+// ---- personal data never printed --------------------------------------------------------------------------------------
+
+describe('no NIR and no birth name from an invalid input is ever printed (API.md §4 messages)', () => {
+  const NAMES = ['ZÉPHYRINE', 'QUASIMODO-LEAKCHECK', 'BARTHÉLÉMY-DE-LA-TOUR-DU-PIN-XY', 'O|BRIEN'];
+  const NIRS = ['2991131555104', '299113155510400', '9550814168025', '7550814168025', '1680644109087'];
+  const SECRETS = [
+    ...NAMES,
+    'O|BRIEN'.split('|')[1]!,
+    'BARTHÉLÉMY',
+    ...NIRS,
+    '29911315551',
+    '2 99 11 31 555 104 00',
+    '95508141680',
+  ];
+
+  const expectNoSecret = (run: Run, where: string) => {
+    for (const secret of SECRETS) {
+      expect({ where, stream: 'stdout', found: run.out.includes(secret) ? secret : null }).toEqual({
+        where,
+        stream: 'stdout',
+        found: null,
+      });
+      expect({ where, stream: 'stderr', found: run.err.includes(secret) ? secret : null }).toEqual({
+        where,
+        stream: 'stderr',
+        found: null,
+      });
+    }
+  };
+
+  it('validate (text, --json, --lang fr)', () => {
+    const row = (n: number, cells: Cells): Cells => ({
+      ...OF_ROW,
+      ID_DECLARATION: 'LEAK',
+      ID_UNIQUE_PARTENAIRE: `L${n}`,
+      ...cells,
+    });
+    const file = tmpFile(
+      'leak/leak.csv',
+      csvText(ADF_HEADER, [
+        row(1, { NIR: '299113155510400', NOM_TITULAIRE: 'ZÉPHYRINE' }),
+        row(2, { NIR: '9550814168025', NOM_TITULAIRE: 'BARTHÉLÉMY-DE-LA-TOUR-DU-PIN-XY' }),
+        row(3, { NIR: '7550814168025', NOM_TITULAIRE: '=QUASIMODO-LEAKCHECK' }),
+        row(4, { NIR: '7550814168025', NOM_TITULAIRE: 'QUASIMODO-LEAKCHECK' }),
+        row(5, { NIR: '1680644109087', NOM_TITULAIRE: 'O', PRESENCE_EMPLOYEUR: 'BRIEN' }),
+      ]),
+    );
+    for (const extra of [[], ['--json'], ['--lang', 'fr'], ['--lang', 'fr', '--json']]) {
+      const run = ppfile([...validateArgs(file), ...extra]);
+      expect(run.status).toBe(1);
+      if (extra.includes('--json')) {
+        const codes = new Set(
+          [...json(run).errors, ...json(run).warnings].map((i: { code: string }) => i.code),
+        );
+        expect([...codes].sort()).toEqual([
+          'DUPLICATE_HOLDER',
+          'FIELD_TOO_LONG',
+          'FORMULA_NOT_ALLOWED',
+          'INVALID_NIR',
+          'INVALID_VALUE',
+          'NIR_PROVISIONAL',
+        ]);
+      }
+      expectNoSecret(run, `validate ${extra.join(' ')}`);
+    }
+  });
+
+  const leakyBody = () => {
+    const b = JSON.parse(BODY_TEXT);
+    const holders = b.declarations[0].holders;
+    holders[0].nir = '2 99 11 31 555 104 00'; // wrong key
+    holders[0].birth_name = 'O|BRIEN';
+    holders[1].nir = '9550814168025';
+    holders[1].birth_name = 'BARTHÉLÉMY-DE-LA-TOUR-DU-PIN-XYZ';
+    holders.push(
+      {
+        unique_id: 'L3',
+        nir: '7550814168025',
+        birth_name: '=QUASIMODO-LEAKCHECK',
+        validity_start: '2026-11-17',
+      },
+      { unique_id: 'L4', nir: '7550814168025', birth_name: 'ZÉPHYRINE', validity_start: '2026-11-17' },
+    );
+    return b;
+  };
+
+  it('check and generate of an invalid body (text, --json, --lang fr)', () => {
+    const file = tmpFile('leak/leak.json', JSON.stringify(leakyBody()));
+    for (const command of ['check', 'generate']) {
+      for (const extra of [[], ['--json'], ['--lang', 'fr'], ['--lang', 'fr', '--json']]) {
+        const run = ppfile([command, file, '--today', TODAY, ...extra]);
+        expect(run.status).toBe(1);
+        expectNoSecret(run, `${command} ${extra.join(' ')}`);
+      }
+    }
+  });
+
+  it('a structure error (INVALID_REQUEST) or unreadable JSON does not echo the values either', () => {
+    const b = leakyBody();
+    b.declarations[0].holders[0].first_name = 'ZÉPHYRINE';
+    b.declarations[0].holders[1].nir = 2991131555104;
+    for (const [name, text] of [
+      ['structure.json', JSON.stringify(b)],
+      ['unreadable.json', JSON.stringify(b).replace('"ZÉPHYRINE"', 'ZÉPHYRINE')],
+    ] as const) {
+      for (const extra of [[], ['--json']]) {
+        const run = ppfile(['check', tmpFile(`leak/${name}`, text), ...extra]);
+        expect(run.status).toBe(2);
+        expectNoSecret(run, `check ${name} ${extra.join(' ')}`);
+      }
+    }
+  });
+
+  it('a valid generation prints NIRs and names only inside the CSV content', () => {
+    const b = JSON.parse(BODY_TEXT);
+    b.declarations[0].holders[0].birth_name = 'ZÉPHYRINE';
+    b.declarations[0].holders[1].nir = '7550814168025';
+    const file = tmpFile('leak/valid.json', JSON.stringify(b));
+    const csv = ppfile(['generate', file, '--today', TODAY]);
+    expect(csv.status).toBe(0);
+    expect(csv.out).toContain('|ZÉPHYRINE|');
+    expect(csv.out).toContain('|7550814168025|');
+    expectNoSecret({ ...csv, out: '' }, 'generate (stderr)');
+    const run = ppfile(['generate', file, '--today', TODAY, '--json']);
+    expect(run.status).toBe(0);
+    const { content, ...rest } = json(run);
+    expect(content).toContain('|ZÉPHYRINE|');
+    expectNoSecret({ ...run, out: JSON.stringify(rest) }, 'generate --json (outside content)');
+  });
+});
+
+// ---- help, and the coverage of API.md §4 ----------------------------------------------------------------------------
+
+describe('help and coverage', () => {
+  it('`npx ppfile --help` exits 0 and prints the usage', () => {
+    const r = spawnSync('npx', ['ppfile', '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(
+      'ppfile validate FILE.csv --type adf|jdr --declarant employer|training_organization',
+    );
+    expect(r.stdout).toContain('ppfile generate BODY.json [-o OUT.csv]');
+  }, 60_000);
+
+  // Reads what the tests above recorded: meaningful when the whole file runs (not under a -t filter).
+  it('every validation code of API.md §4 was reached through the CLI in this file', () => {
+    const API_MD_SECTION_4 = [
+      'EMPTY_FILE',
+      'INVALID_ENCODING',
+      'INVALID_SEPARATOR',
+      'INVALID_HEADER',
+      'INVALID_FILENAME',
+      'COLUMN_COUNT',
+      'REQUIRED_FIELD',
+      'FIELD_NOT_ALLOWED',
+      'FIELD_TOO_LONG',
+      'INVALID_VALUE',
+      'VALUE_COUNT',
+      'INVALID_CHARACTER',
+      'INVALID_DATE',
+      'FUTURE_DATE',
+      'END_BEFORE_START',
+      'VALIDITY_BEFORE_TRAINING_END',
+      'VALIDITY_END_BEFORE_START',
+      'INVALID_NIR',
+      'INVALID_NIR_KEY',
+      'INVALID_SIRET',
+      'INVALID_SIRET_KEY',
+      'INVALID_FORMACODE',
+      'INVALID_NSF_CODE',
+      'INVALID_ROME_CODE',
+      'INVALID_RS_CODE',
+      'INVALID_URL',
+      'DUPLICATE_UNIQUE_ID',
+      'INCONSISTENT_DECLARATION',
+      'DECLARATION_TOO_LARGE',
+      'FORMULA_NOT_ALLOWED',
+      // warnings
+      'DUPLICATE_HOLDER',
+      'LF_LINE_ENDINGS',
+      'NIR_PROVISIONAL',
+      'FILING_DEADLINE_PASSED',
+      'REFERENCE_NOT_VERIFIED',
+    ];
+    // and the error-body codes of API.md §6 that an offline command can produce
+    const API_MD_SECTION_6 = [
+      'INVALID_JSON',
+      'INVALID_REQUEST',
+      'UNSUPPORTED_SPEC_VERSION',
+      'LINE_LIMIT_EXCEEDED',
+      'VALIDATION_FAILED',
+    ];
+    expect([...API_MD_SECTION_4, ...API_MD_SECTION_6].filter((code) => !seen.has(code))).toEqual([]);
+  });
+});
