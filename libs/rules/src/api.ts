@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { writeCsv } from './csv-writer';
+import { CsvWriter } from './csv-writer';
 import { CsvFileValidator, type CsvValidationOptions, type FileValidationResponse } from './csv-validator';
 import { generatedFileName } from './file-name';
 import { IssueCollector, type Issue, type IssueSummary } from './issues';
@@ -59,12 +59,13 @@ export interface GeneratedFile {
 
 interface CheckedDeclarations {
   request: DeclarationRequest;
-  rows: string[][];
+  /** The file's bytes, when asked for and every row is valid. */
+  content: Buffer | null;
   declarations: number;
   response: DeclarationValidationResponse;
 }
 
-function checkDeclarations(raw: unknown, env: RulesEnvironment): CheckedDeclarations {
+function checkDeclarations(raw: unknown, env: RulesEnvironment, write: boolean): CheckedDeclarations {
   const lang = env.lang ?? 'en';
   const request = parseDeclarationRequest(raw, lang);
   if (env.maxRows !== undefined) checkRowLimit(request.rowCount, env.maxRows, lang);
@@ -72,7 +73,6 @@ function checkDeclarations(raw: unknown, env: RulesEnvironment): CheckedDeclarat
   const table = spec.tables[request.type];
   const cap = spec.limits.maxErrorsListed;
   const log = new NormalizationLog(cap);
-  const { rows, locators } = new JsonRowMapper(table, request, log).map();
   const issues = new IssueCollector(lang, cap);
   const checker = new RowChecker({
     input: 'json',
@@ -86,13 +86,18 @@ function checkDeclarations(raw: unknown, env: RulesEnvironment): CheckedDeclarat
     issues,
     fieldOf: JsonRowMapper.fieldOf,
   });
+  const writer = write ? new CsvWriter(table) : null;
   // JSON rows occupy lines 2… of the file that would be generated (API.md §4).
-  for (let i = 0; i < rows.length; i++) checker.addRow(i + 2, rows[i]!, locators[i]);
+  let line = 2;
+  new JsonRowMapper(table, request, log).forEachRow((cells, loc) => {
+    checker.addRow(line++, cells, loc);
+    writer?.add(cells);
+  });
   const counts = checker.finish();
   const { errors, warnings } = issues.sorted();
   return {
     request,
-    rows,
+    content: writer && issues.errorCount === 0 ? writer.toBuffer() : null,
     declarations: counts.declarations,
     response: {
       valid: issues.errorCount === 0,
@@ -114,7 +119,7 @@ function checkDeclarations(raw: unknown, env: RulesEnvironment): CheckedDeclarat
 
 /** POST /v1/declarations/validate. Throws RequestError for a malformed request. */
 export function validateDeclarations(raw: unknown, env: RulesEnvironment): DeclarationValidationResponse {
-  return checkDeclarations(raw, env).response;
+  return checkDeclarations(raw, env, false).response;
 }
 
 /**
@@ -122,14 +127,14 @@ export function validateDeclarations(raw: unknown, env: RulesEnvironment): Decla
  * file is produced: throws RequestError VALIDATION_FAILED whose details are the validation response.
  */
 export function generateFile(raw: unknown, env: RulesEnvironment & { randomHex?: (chars: number) => string }): GeneratedFile {
-  const checked = checkDeclarations(raw, env);
+  const checked = checkDeclarations(raw, env, true);
   const { request, response } = checked;
   if (!response.valid) {
     throw RequestError.of('VALIDATION_FAILED', env.lang ?? 'en', { count: response.rows_invalid }, {
       ...response,
     });
   }
-  const content = writeCsv(request.spec.tables[request.type], checked.rows);
+  const content = checked.content!;
   const randomHex = env.randomHex ?? ((chars: number) => randomBytes(Math.ceil(chars / 2)).toString('hex').slice(0, chars));
   return {
     type: request.type,

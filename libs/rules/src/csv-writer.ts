@@ -3,12 +3,42 @@ import type { KindTable } from './spec/types';
 /**
  * The official file (SERVICE.md §2.5, API.md §3): UTF-8 without BOM, `|` between fields, no
  * quotation marks, CRLF after every line including the last, header in the official order.
- * Cells reach here already checked: none holds `|`, CR or LF.
+ * Cells reach here already checked: none holds `|`, CR or LF. Rows are joined as they come, so
+ * that no row array has to outlive its check.
  */
+export class CsvWriter {
+  /** Lines are encoded by batches: short-lived strings, and a batch of plain ASCII stays cheap to encode. */
+  private static readonly BATCH = 512;
+  private lines: string[] = [];
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(table: KindTable) {
+    this.lines.push(table.columns.map((c) => c.name).join('|'));
+  }
+
+  add(cells: readonly string[]): void {
+    this.lines.push(cells.join('|'));
+    if (this.lines.length === CsvWriter.BATCH) this.flush();
+  }
+
+  toBuffer(): Buffer {
+    this.flush();
+    return Buffer.concat(this.chunks, this.size);
+  }
+
+  private flush(): void {
+    if (this.lines.length === 0) return;
+    this.lines.push('');
+    const chunk = Buffer.from(this.lines.join('\r\n'), 'utf8');
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    this.lines = [];
+  }
+}
+
 export function writeCsv(table: KindTable, rows: readonly (readonly string[])[]): Buffer {
-  const lines = new Array<string>(rows.length + 1);
-  lines[0] = table.columns.map((c) => c.name).join('|');
-  for (let i = 0; i < rows.length; i++) lines[i + 1] = rows[i]!.join('|');
-  lines.push('');
-  return Buffer.from(lines.join('\r\n'), 'utf8');
+  const writer = new CsvWriter(table);
+  for (const row of rows) writer.add(row);
+  return writer.toBuffer();
 }

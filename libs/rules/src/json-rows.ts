@@ -35,11 +35,6 @@ export class NormalizationLog {
   }
 }
 
-export interface JsonRows {
-  readonly rows: string[][];
-  readonly locators: RowLocator[];
-}
-
 type Json = Record<string, unknown>;
 
 /** ASCII printable with no space at either end: the common case needs no normalization at all. */
@@ -59,6 +54,8 @@ export class JsonRowMapper {
   private readonly holder: ColumnSpec[] = [];
   private readonly declIndex: number[] = [];
   private readonly holderIndex: number[] = [];
+  private readonly declKeys: (readonly string[])[];
+  private readonly holderKeys: (readonly string[])[];
   private readonly idIndex: number;
   private readonly width: number;
 
@@ -76,32 +73,36 @@ export class JsonRowMapper {
         this.holderIndex.push(i);
       }
     });
+    this.declKeys = this.decl.map((c) => c.json.path.split('.'));
+    this.holderKeys = this.holder.map((c) => c.json.path.split('.'));
     this.idIndex = table.columns.findIndex((c) => c.name === 'ID_DECLARATION');
     this.width = table.columns.length;
   }
 
-  map(): JsonRows {
-    const rows: string[][] = [];
-    const locators: RowLocator[] = [];
+  /**
+   * Visits the rows in file order, one at a time, so that a large body's rows are checked and
+   * written without being collected. The array is reused: a visitor that keeps a row copies it.
+   */
+  forEachRow(visit: (cells: string[], loc: RowLocator) => void): void {
     const maxHolders = this.request.spec.limits.maxHoldersPerDeclaration;
+    const idInDecl = this.declIndex.indexOf(this.idIndex);
+    const row = new Array<string>(this.width).fill('');
     this.request.declarations.forEach((declaration, d) => {
-      const declCells = this.decl.map((c) => this.cell(declaration, declaration, c, d, -1));
+      const declCells = this.decl.map((c, k) => this.cell(declaration, declaration, c, this.declKeys[k]!, d, -1));
       const holders = declaration.holders as Json[];
       const split = this.request.options.split_large_declarations && holders.length > maxHolders;
       if (split) this.log.add(`declarations[${d}].id`, 'ID_DECLARATION', 'DECLARATION_SPLIT');
-      const baseId = declCells[this.declIndex.indexOf(this.idIndex)]!;
-      holders.forEach((holder, h) => {
-        const row = new Array<string>(this.width);
-        for (let k = 0; k < this.decl.length; k++) row[this.declIndex[k]!] = declCells[k]!;
-        if (split) row[this.idIndex] = `${baseId}_P${Math.floor(h / maxHolders) + 1}`;
+      const baseId = declCells[idInDecl]!;
+      for (let k = 0; k < this.decl.length; k++) row[this.declIndex[k]!] = declCells[k]!;
+      for (let h = 0; h < holders.length; h++) {
+        const holder = holders[h]!;
+        row[this.idIndex] = split ? `${baseId}_P${Math.floor(h / maxHolders) + 1}` : baseId;
         for (let k = 0; k < this.holder.length; k++) {
-          row[this.holderIndex[k]!] = this.cell(holder, declaration, this.holder[k]!, d, h);
+          row[this.holderIndex[k]!] = this.cell(holder, declaration, this.holder[k]!, this.holderKeys[k]!, d, h);
         }
-        rows.push(row);
-        locators.push({ declaration: d, holder: h });
-      });
+        visit(row, { declaration: d, holder: h });
+      }
     });
-    return { rows, locators };
   }
 
   /** Request path of a cell, for errors (API.md §4 `field`). */
@@ -122,7 +123,7 @@ export class JsonRowMapper {
   };
 
   /** `holder` is -1 for a declaration-level column. */
-  private cell(owner: Json, declaration: Json, column: ColumnSpec, d: number, holder: number): string {
+  private cell(owner: Json, declaration: Json, column: ColumnSpec, keys: readonly string[], d: number, holder: number): string {
     const source = column.json;
     const at = this.at;
     at.declaration = d;
@@ -142,7 +143,7 @@ export class JsonRowMapper {
         return typeof siret === 'string' && siret.trim() !== '' ? 'OUI' : 'NON';
       }
     }
-    const value = get(owner, source.path);
+    const value = get(owner, keys);
     if (value === undefined || value === null) return '';
     switch (source.kind) {
       case 'boolean':
@@ -228,11 +229,11 @@ export class JsonRowMapper {
   }
 }
 
-function get(owner: Json, path: string): unknown {
-  const dot = path.indexOf('.');
-  if (dot < 0) return owner[path];
-  const parent = owner[path.slice(0, dot)];
-  return isObject(parent) ? parent[path.slice(dot + 1)] : undefined;
+/** `keys`: the column's JSON path split once (`training.start_date` → ['training', 'start_date']). */
+function get(owner: Json, keys: readonly string[]): unknown {
+  if (keys.length === 1) return owner[keys[0]!];
+  const parent = owner[keys[0]!];
+  return isObject(parent) ? parent[keys[1]!] : undefined;
 }
 
 function isObject(value: unknown): value is Json {

@@ -39,6 +39,19 @@ export interface RowCounts {
   declarations: number;
 }
 
+const NAMED_COLUMNS = [
+  'ID_DECLARATION',
+  'ID_UNIQUE_PARTENAIRE',
+  'NIR',
+  'PRESENCE_EMPLOYEUR',
+  'PRESENCE_FORMATION',
+  'FORMATION_CERTIFIANTE',
+  'DATE_DEBUT_FORMATION',
+  'DATE_FIN_FORMATION',
+  'DATE_DEBUT_VALIDITE',
+  'DATE_FIN_VALIDITE',
+] as const;
+
 const CODE_ISSUE: Record<string, IssueCode> = {
   rome: 'INVALID_ROME_CODE',
   formacode: 'INVALID_FORMACODE',
@@ -73,13 +86,15 @@ export class RowChecker {
   private readonly columns: readonly ColumnSpec[];
   private readonly declColumns: number[] = [];
   private readonly holderColumns: number[] = [];
-  private readonly col: Record<string, number> = {};
+  /** Indexes of the columns the checks read by name (-1 when the kind has none); a fixed-shape object, read per cell. */
+  private readonly col: Readonly<Record<(typeof NAMED_COLUMNS)[number], number>>;
   private readonly declarations = new Map<string, DeclarationState>();
   private readonly uniqueIds = new Map<string, number>();
   private readonly unverified = new Set<string>();
   private readonly maxHolders: number;
   private rowsTotal = 0;
   private looseInvalid = 0;
+  private readonly deadlineIndex: number;
   /** Dates parsed by the cell checks of the current row, by column index. */
   private readonly days: (DayNumber | null)[];
   /** The declarant may leave FORMATION_CERTIFIANTE empty (employer): empty then means "not certifying". */
@@ -87,13 +102,24 @@ export class RowChecker {
 
   constructor(private readonly ctx: CheckContext) {
     this.columns = ctx.table.columns;
-    this.columns.forEach((c, i) => {
-      this.col[c.name] = i;
-      (c.level === 'declaration' ? this.declColumns : this.holderColumns).push(i);
-    });
+    this.columns.forEach((c, i) => (c.level === 'declaration' ? this.declColumns : this.holderColumns).push(i));
+    const at = (name: string): number => this.columns.findIndex((c) => c.name === name);
+    this.col = {
+      ID_DECLARATION: at('ID_DECLARATION'),
+      ID_UNIQUE_PARTENAIRE: at('ID_UNIQUE_PARTENAIRE'),
+      NIR: at('NIR'),
+      PRESENCE_EMPLOYEUR: at('PRESENCE_EMPLOYEUR'),
+      PRESENCE_FORMATION: at('PRESENCE_FORMATION'),
+      FORMATION_CERTIFIANTE: at('FORMATION_CERTIFIANTE'),
+      DATE_DEBUT_FORMATION: at('DATE_DEBUT_FORMATION'),
+      DATE_FIN_FORMATION: at('DATE_FIN_FORMATION'),
+      DATE_DEBUT_VALIDITE: at('DATE_DEBUT_VALIDITE'),
+      DATE_FIN_VALIDITE: at('DATE_FIN_VALIDITE'),
+    };
+    this.deadlineIndex = at(ctx.table.deadlineColumn);
     this.days = new Array(this.columns.length).fill(null);
     this.maxHolders = ctx.spec.limits.maxHoldersPerDeclaration;
-    const certifying = this.columns[this.col.FORMATION_CERTIFIANTE!]!.presence[ctx.declarant];
+    const certifying = this.columns[this.col.FORMATION_CERTIFIANTE]!.presence[ctx.declarant];
     this.certifyingOptional = certifying !== 'never' && !certifying.required;
   }
 
@@ -106,7 +132,7 @@ export class RowChecker {
   addRow(row: number, cells: readonly string[], loc?: RowLocator): void {
     this.rowsTotal++;
     const issues = this.ctx.issues;
-    const id = cells[this.col.ID_DECLARATION!]!;
+    const id = cells[this.col.ID_DECLARATION]!;
     let decl = id === '' ? undefined : this.declarations.get(id);
     if (decl === undefined) {
       decl = {
@@ -142,7 +168,7 @@ export class RowChecker {
     for (const decl of this.declarations.values()) {
       if (decl.rows > this.maxHolders) {
         decl.invalid = true;
-        const column = this.columns[this.col.ID_DECLARATION!]!;
+        const column = this.columns[this.col.ID_DECLARATION]!;
         this.ctx.issues.error(
           'DECLARATION_TOO_LARGE',
           decl.firstRow,
@@ -165,14 +191,14 @@ export class RowChecker {
 
   private checkDeclarationColumns(row: number, cells: readonly string[], loc: RowLocator | undefined, decl: DeclarationState): void {
     for (const i of this.declColumns) this.checkCell(row, cells, i, loc);
-    const start = this.dayOf(cells, 'DATE_DEBUT_FORMATION');
-    const end = this.dayOf(cells, 'DATE_FIN_FORMATION');
+    const start = this.dayOf(cells, this.col.DATE_DEBUT_FORMATION);
+    const end = this.dayOf(cells, this.col.DATE_FIN_FORMATION);
     decl.trainingEnd = end;
     if (start !== null && end !== null && end < start) {
-      this.error('END_BEFORE_START', row, this.col.DATE_FIN_FORMATION!, loc);
+      this.error('END_BEFORE_START', row, this.col.DATE_FIN_FORMATION, loc);
     }
-    if (this.ctx.table.deadlineColumn === 'DATE_FIN_FORMATION' && end !== null) {
-      this.checkDeadline(row, end, this.col.DATE_FIN_FORMATION!, loc, decl);
+    if (this.deadlineIndex === this.col.DATE_FIN_FORMATION && end !== null) {
+      this.checkDeadline(row, end, this.col.DATE_FIN_FORMATION, loc, decl);
     }
   }
 
@@ -199,7 +225,7 @@ export class RowChecker {
   private checkHolderColumns(row: number, cells: readonly string[], loc: RowLocator | undefined, decl: DeclarationState): void {
     for (const i of this.holderColumns) this.checkCell(row, cells, i, loc);
 
-    const uidIndex = this.col.ID_UNIQUE_PARTENAIRE!;
+    const uidIndex = this.col.ID_UNIQUE_PARTENAIRE;
     const uid = cells[uidIndex]!;
     if (uid !== '') {
       const first = this.uniqueIds.get(uid);
@@ -207,7 +233,7 @@ export class RowChecker {
       else this.error('DUPLICATE_UNIQUE_ID', row, uidIndex, loc, { first_row: first });
     }
 
-    const nirIndex = this.col.NIR!;
+    const nirIndex = this.col.NIR;
     const nir = cells[nirIndex]!;
     if (nir.length === 13 && nirProblem(nir) === null) {
       const first = decl.nirs.get(nir);
@@ -215,16 +241,16 @@ export class RowChecker {
       else this.warning('DUPLICATE_HOLDER', row, nirIndex, loc, { first_row: first });
     }
 
-    const validityStart = this.dayOf(cells, 'DATE_DEBUT_VALIDITE');
-    const validityEnd = this.dayOf(cells, 'DATE_FIN_VALIDITE');
+    const validityStart = this.dayOf(cells, this.col.DATE_DEBUT_VALIDITE);
+    const validityEnd = this.dayOf(cells, this.col.DATE_FIN_VALIDITE);
     if (validityStart !== null && decl.trainingEnd !== null && validityStart < decl.trainingEnd) {
-      this.error('VALIDITY_BEFORE_TRAINING_END', row, this.col.DATE_DEBUT_VALIDITE!, loc);
+      this.error('VALIDITY_BEFORE_TRAINING_END', row, this.col.DATE_DEBUT_VALIDITE, loc);
     }
     if (validityStart !== null && validityEnd !== null && validityEnd < validityStart) {
-      this.error('VALIDITY_END_BEFORE_START', row, this.col.DATE_FIN_VALIDITE!, loc);
+      this.error('VALIDITY_END_BEFORE_START', row, this.col.DATE_FIN_VALIDITE, loc);
     }
-    if (this.ctx.table.deadlineColumn === 'DATE_DEBUT_VALIDITE' && validityStart !== null) {
-      this.checkDeadline(row, validityStart, this.col.DATE_DEBUT_VALIDITE!, loc, decl);
+    if (this.deadlineIndex === this.col.DATE_DEBUT_VALIDITE && validityStart !== null) {
+      this.checkDeadline(row, validityStart, this.col.DATE_DEBUT_VALIDITE, loc, decl);
     }
   }
 
@@ -375,18 +401,21 @@ export class RowChecker {
 
   // ---- helpers ----------------------------------------------------------------------------
 
-  /** What long-lived maps keep of a row: detached copies for CSV input (see detach). */
+  /**
+   * What long-lived maps keep of a row: a copy of the cells (callers reuse their row array), and
+   * for CSV input detached strings (see detach).
+   */
   private keep<T extends string | readonly string[]>(value: T): T {
-    if (this.ctx.input === 'json') return value;
-    return (typeof value === 'string' ? detach(value) : (value as readonly string[]).map(detach)) as T;
+    if (typeof value === 'string') return (this.ctx.input === 'json' ? value : detach(value)) as T;
+    return (this.ctx.input === 'json' ? [...value] : value.map(detach)) as unknown as T;
   }
 
   /** true / false, or null when the cell the condition reads is itself wrong (presence not judged). */
   private condition(condition: Condition, cells: readonly string[]): boolean | null {
-    if (condition === 'employer_present') return yesNo(cells[this.col.PRESENCE_EMPLOYEUR!]!, false);
-    const training = this.ctx.table.type === 'adf' ? true : yesNo(cells[this.col.PRESENCE_FORMATION!]!, true);
+    if (condition === 'employer_present') return yesNo(cells[this.col.PRESENCE_EMPLOYEUR]!, false);
+    const training = this.ctx.table.type === 'adf' ? true : yesNo(cells[this.col.PRESENCE_FORMATION]!, true);
     if (condition === 'training' || training !== true) return training;
-    const certifying = cells[this.col.FORMATION_CERTIFIANTE!]!;
+    const certifying = cells[this.col.FORMATION_CERTIFIANTE]!;
     switch (condition) {
       case 'certifying':
         // CERTIFICATION_VISEE is "allowed only when certifying" (API.md §3b): an employer who leaves
@@ -400,9 +429,8 @@ export class RowChecker {
     }
   }
 
-  private dayOf(cells: readonly string[], name: string): DayNumber | null {
-    const i = this.col[name];
-    if (i === undefined || cells[i] === '') return null;
+  private dayOf(cells: readonly string[], i: number): DayNumber | null {
+    if (i < 0 || cells[i] === '') return null;
     return this.days[i] ?? null;
   }
 
