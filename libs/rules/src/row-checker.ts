@@ -39,18 +39,17 @@ export interface RowCounts {
   declarations: number;
 }
 
-const NAMED_COLUMNS = [
-  'ID_DECLARATION',
-  'ID_UNIQUE_PARTENAIRE',
-  'NIR',
-  'PRESENCE_EMPLOYEUR',
-  'PRESENCE_FORMATION',
-  'FORMATION_CERTIFIANTE',
-  'DATE_DEBUT_FORMATION',
-  'DATE_FIN_FORMATION',
-  'DATE_DEBUT_VALIDITE',
-  'DATE_FIN_VALIDITE',
-] as const;
+type NamedColumn =
+  | 'ID_DECLARATION'
+  | 'ID_UNIQUE_PARTENAIRE'
+  | 'NIR'
+  | 'PRESENCE_EMPLOYEUR'
+  | 'PRESENCE_FORMATION'
+  | 'FORMATION_CERTIFIANTE'
+  | 'DATE_DEBUT_FORMATION'
+  | 'DATE_FIN_FORMATION'
+  | 'DATE_DEBUT_VALIDITE'
+  | 'DATE_FIN_VALIDITE';
 
 const CODE_ISSUE: Record<string, IssueCode> = {
   rome: 'INVALID_ROME_CODE',
@@ -87,7 +86,7 @@ export class RowChecker {
   private readonly declColumns: number[] = [];
   private readonly holderColumns: number[] = [];
   /** Indexes of the columns the checks read by name (-1 when the kind has none); a fixed-shape object, read per cell. */
-  private readonly col: Readonly<Record<(typeof NAMED_COLUMNS)[number], number>>;
+  private readonly col: Readonly<Record<NamedColumn, number>>;
   private readonly declarations = new Map<string, DeclarationState>();
   private readonly uniqueIds = new Map<string, number>();
   private readonly unverified = new Set<string>();
