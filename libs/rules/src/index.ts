@@ -14,6 +14,7 @@ export * from './references';
 export * from './request';
 export * from './row-checker';
 export * from './spec';
+export * from './spec-description';
 export * from './values/dates';
 export * from './values/nir';
 export * from './values/siret';

@@ -1,0 +1,124 @@
+import type { ReferenceListName, ReferenceLists } from './references';
+import { REFERENCE_LIST_NAMES } from './references';
+import { DECLARANTS, FILE_TYPES, type ColumnSpec, type Condition, type Declarant, type Presence, type SpecVersion } from './spec';
+
+/** GET /v1/spec/{version} (API.md §9): the tables of a format version, as data for callers. */
+export interface SpecDescription {
+  spec_version: string;
+  kinds: {
+    type: string;
+    declarant: Declarant;
+    columns: {
+      position: number;
+      name: string;
+      field: string;
+      level: 'declaration' | 'holder';
+      required: string;
+      max_length: number | null;
+      allowed_values: readonly string[] | null;
+      value_count: { min: number; max: number } | null;
+      reference_list: ReferenceListName | null;
+    }[];
+  }[];
+  enumerations: SpecVersion['enumerations'];
+  limits: Record<string, number>;
+  reference_lists: { name: ReferenceListName; source: string; version: string; count: number; complete: boolean }[];
+}
+
+const CONDITION_TEXT: Record<Condition, string> = {
+  training: 'PRESENCE_FORMATION = OUI',
+  certifying: 'FORMATION_CERTIFIANTE = OUI',
+  not_certifying: 'FORMATION_CERTIFIANTE = NON',
+  not_certifying_or_unset: 'FORMATION_CERTIFIANTE is not OUI',
+  employer_present: 'PRESENCE_EMPLOYEUR = OUI',
+};
+
+function requiredRule(presence: Presence): string {
+  if (presence === 'never') return 'empty';
+  const base = presence.required ? 'required' : 'optional';
+  return presence.when ? `${base} when ${CONDITION_TEXT[presence.when]}, else empty` : base;
+}
+
+function jsonField(column: ColumnSpec): string {
+  const base = column.level === 'declaration' ? 'declarations[]' : 'declarations[].holders[]';
+  const path = column.json.kind === 'employer_presence' ? 'employer_agreement (derived from employer_siret)' : column.json.path;
+  return column.json.kind === 'training_presence' ? `${base}.training (present → OUI)` : `${base}.${path}`;
+}
+
+export function describeSpec(spec: SpecVersion, refs: ReferenceLists): SpecDescription {
+  const kinds = FILE_TYPES.flatMap((type) =>
+    DECLARANTS.map((declarant) => ({
+      type,
+      declarant,
+      columns: spec.tables[type].columns.map((c, i) => ({
+        position: i + 1,
+        name: c.name,
+        field: jsonField(c),
+        level: c.level,
+        required: requiredRule(c.presence[declarant]),
+        max_length: c.maxLength ?? null,
+        allowed_values: c.values ?? null,
+        value_count: c.count ? { min: c.count[declarant][0], max: c.count[declarant][1] } : null,
+        reference_list: c.list ?? null,
+      })),
+    })),
+  );
+  const l = spec.limits;
+  return {
+    spec_version: spec.version,
+    kinds,
+    enumerations: spec.enumerations,
+    limits: {
+      file_bytes: l.maxBytes,
+      json_body_bytes: l.maxBytes,
+      rows_per_request_live: l.maxRowsLive,
+      rows_per_request_test: l.maxRowsTest,
+      holders_per_declaration: l.maxHoldersPerDeclaration,
+      errors_listed: l.maxErrorsListed,
+      birth_name_characters: 30,
+      retention_hours_max: l.maxRetentionHours,
+      formacodes_per_declaration: 5,
+      nsf_codes_per_declaration: 3,
+      transferable_skills_per_declaration: 10,
+    },
+    reference_lists: REFERENCE_LIST_NAMES.map((name) => {
+      const list = refs[name];
+      return { name, source: list.source, version: list.version, count: list.entries.size, complete: list.complete };
+    }),
+  };
+}
+
+/**
+ * GET /v1/spec/{version}/references/{list}?q=&limit=&cursor= — codes in order, filtered by a
+ * case-insensitive substring of code or label; the cursor is the last code returned.
+ */
+export function searchReferences(
+  refs: ReferenceLists,
+  name: ReferenceListName,
+  query: { q?: string; limit?: number; cursor?: string },
+): { items: { code: string; label: string }[]; next_cursor: string | null } {
+  const limit = Math.min(Math.max(query.limit ?? 50, 1), 500);
+  const q = query.q?.trim().toLocaleLowerCase('fr');
+  const codes = sortedCodes(refs[name].entries);
+  const items: { code: string; label: string }[] = [];
+  let next: string | null = null;
+  for (const code of codes) {
+    if (query.cursor !== undefined && code <= query.cursor) continue;
+    const label = refs[name].entries.get(code) ?? '';
+    if (q && !code.toLowerCase().includes(q) && !label.toLocaleLowerCase('fr').includes(q)) continue;
+    if (items.length === limit) {
+      next = items[items.length - 1]!.code;
+      break;
+    }
+    items.push({ code, label });
+  }
+  return { items, next_cursor: next };
+}
+
+const SORTED = new WeakMap<ReadonlyMap<string, string>, readonly string[]>();
+
+function sortedCodes(entries: ReadonlyMap<string, string>): readonly string[] {
+  let codes = SORTED.get(entries);
+  if (!codes) SORTED.set(entries, (codes = [...entries.keys()].sort()));
+  return codes;
+}
