@@ -1,15 +1,57 @@
+import * as path from 'node:path';
+
 /**
- * The gateway's environment, validated once at boot (API.md §13). Nothing else reads process.env.
+ * The gateway's environment (API.md §13), validated once at boot. Nothing else reads process.env.
  */
 export interface GatewayConfig {
   port: number;
   publicBaseUrl: string;
+  databaseUrl: string;
+  redisUrl: string;
+  s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
+  operator: { user: string; password: string } | null;
+  referenceDataDir: string | null;
+  /** Pool size of the one Prisma client of the process. */
+  databasePoolMax: number;
+  /** How often expired files are swept, in seconds (0: never, e.g. in tests that sweep by hand). */
+  sweepIntervalSeconds: number;
 }
 
+export class ConfigError extends Error {}
+
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`PORT must be an integer from 0 to 65535 (got "${env.PORT}")`);
-  }
-  return { port, publicBaseUrl: env.PUBLIC_BASE_URL || `http://localhost:${port}` };
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) problems.push(`${name} must be an integer from ${min} to ${max}`);
+    return n;
+  };
+  const port = int('PORT', 3000, 0, 65535);
+  const s3Endpoint = env.S3_ENDPOINT ?? '';
+  if (!s3Endpoint) problems.push('S3_ENDPOINT is required (npm start starts a local S3 endpoint when it is unset)');
+  else if (!/^https?:\/\/[^/]+\/?$/.test(s3Endpoint)) problems.push('S3_ENDPOINT must look like http(s)://host[:port]');
+  if (s3Endpoint && (!env.S3_ACCESS_KEY || !env.S3_SECRET_KEY)) problems.push('S3_ACCESS_KEY and S3_SECRET_KEY are required');
+  const operator =
+    env.OPERATOR_USER && env.OPERATOR_PASSWORD ? { user: env.OPERATOR_USER, password: env.OPERATOR_PASSWORD } : null;
+  const config: GatewayConfig = {
+    port,
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    databaseUrl: env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/ppfile',
+    redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
+    s3: {
+      endpoint: s3Endpoint,
+      accessKey: env.S3_ACCESS_KEY ?? '',
+      secretKey: env.S3_SECRET_KEY ?? '',
+      bucket: env.S3_BUCKET || 'ppfile',
+      region: env.S3_REGION || 'us-east-1',
+    },
+    operator,
+    referenceDataDir: env.PPFILE_REFERENCE_DATA ? path.resolve(env.PPFILE_REFERENCE_DATA) : null,
+    databasePoolMax: int('DATABASE_POOL_MAX', 10, 1, 200),
+    sweepIntervalSeconds: int('SWEEP_INTERVAL_SECONDS', 60, 0, 86400),
+  };
+  if (problems.length) throw new ConfigError(`invalid environment: ${problems.join('; ')}`);
+  return config;
 }

@@ -66,9 +66,19 @@ interface CheckedDeclarations {
 }
 
 function checkDeclarations(raw: unknown, env: RulesEnvironment, write: boolean): CheckedDeclarations {
+  return checkRequest(parseRequest(raw, env), env, write);
+}
+
+/** Structure check and row limit: what a caller may do before spending anything (quota, storage). */
+export function parseRequest(raw: unknown, env: Pick<RulesEnvironment, 'lang' | 'maxRows'>): DeclarationRequest {
   const lang = env.lang ?? 'en';
   const request = parseDeclarationRequest(raw, lang);
   if (env.maxRows !== undefined) checkRowLimit(request.rowCount, env.maxRows, lang);
+  return request;
+}
+
+function checkRequest(request: DeclarationRequest, env: RulesEnvironment, write: boolean): CheckedDeclarations {
+  const lang = env.lang ?? 'en';
   const { spec, options } = request;
   const table = spec.tables[request.type];
   const cap = spec.limits.maxErrorsListed;
@@ -127,8 +137,16 @@ export function validateDeclarations(raw: unknown, env: RulesEnvironment): Decla
  * file is produced: throws RequestError VALIDATION_FAILED whose details are the validation response.
  */
 export function generateFile(raw: unknown, env: RulesEnvironment & { randomHex?: (chars: number) => string }): GeneratedFile {
-  const checked = checkDeclarations(raw, env, true);
-  const { request, response } = checked;
+  return generateFromRequest(parseRequest(raw, env), env);
+}
+
+/** generateFile for a body already checked by parseRequest. */
+export function generateFromRequest(
+  request: DeclarationRequest,
+  env: RulesEnvironment & { randomHex?: (chars: number) => string },
+): GeneratedFile {
+  const checked = checkRequest(request, env, true);
+  const { response } = checked;
   if (!response.valid) {
     throw RequestError.of('VALIDATION_FAILED', env.lang ?? 'en', { count: response.rows_invalid }, {
       ...response,

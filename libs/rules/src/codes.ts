@@ -43,13 +43,26 @@ export const ISSUE_CODES = [
 ] as const;
 export type IssueCode = (typeof ISSUE_CODES)[number];
 
-/** Codes of the HTTP error body (API.md §6) that the rules library can produce. */
+/** Codes of the HTTP error body (API.md §6): the rules library's and the gateway's. */
 export const REQUEST_ERROR_CODES = [
   'INVALID_JSON',
   'INVALID_REQUEST',
   'UNSUPPORTED_SPEC_VERSION',
   'LINE_LIMIT_EXCEEDED',
   'VALIDATION_FAILED',
+  'MISSING_API_KEY',
+  'INVALID_API_KEY',
+  'NOT_FOUND',
+  'FILE_NOT_STORED',
+  'IDEMPOTENCY_KEY_REUSED',
+  'IDEMPOTENCY_IN_PROGRESS',
+  'FILE_EXPIRED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMIT_EXCEEDED',
+  'QUOTA_EXCEEDED',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_ERROR',
 ] as const;
 export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
 
@@ -59,4 +72,17 @@ export const REQUEST_ERROR_STATUS: Readonly<Record<RequestErrorCode, number>> = 
   UNSUPPORTED_SPEC_VERSION: 400,
   LINE_LIMIT_EXCEEDED: 413,
   VALIDATION_FAILED: 422,
+  MISSING_API_KEY: 401,
+  INVALID_API_KEY: 401,
+  NOT_FOUND: 404,
+  FILE_NOT_STORED: 404,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  IDEMPOTENCY_IN_PROGRESS: 409,
+  FILE_EXPIRED: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMIT_EXCEEDED: 429,
+  QUOTA_EXCEEDED: 429,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
 };

@@ -250,6 +250,58 @@ const REQUEST_MESSAGES: Catalogue<RequestErrorCode> = {
     en: (p) => `No file was produced: ${p.count} row${p.count === 1 ? ' is' : 's are'} invalid (see details.errors).`,
     fr: (p) => `Aucun fichier produit : ${p.count} ligne${p.count === 1 ? ' est invalide' : 's sont invalides'} (voir details.errors).`,
   },
+  MISSING_API_KEY: {
+    en: () => 'Send your API key in the header "Authorization: Bearer <API_KEY>".',
+    fr: () => "Envoyez votre clé d'API dans l'en-tête « Authorization: Bearer <API_KEY> ».",
+  },
+  INVALID_API_KEY: {
+    en: () => 'The API key is unknown, malformed or revoked.',
+    fr: () => "La clé d'API est inconnue, mal formée ou révoquée.",
+  },
+  NOT_FOUND: {
+    en: () => 'No such resource for this API key.',
+    fr: () => "Aucune ressource de ce nom pour cette clé d'API.",
+  },
+  FILE_NOT_STORED: {
+    en: () => 'This file was generated with store: false; it has no download.',
+    fr: () => "Ce fichier a été généré avec store: false ; il n'a pas de téléchargement.",
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    en: () => 'This Idempotency-Key was already used with a different request body.',
+    fr: () => 'Cette Idempotency-Key a déjà servi avec un autre corps de requête.',
+  },
+  IDEMPOTENCY_IN_PROGRESS: {
+    en: () => 'A request with this Idempotency-Key is still running; retry when it has finished.',
+    fr: () => "Une requête avec cette Idempotency-Key est encore en cours ; réessayez quand elle sera terminée.",
+  },
+  FILE_EXPIRED: {
+    en: (p) => `The file has expired (retention ${p.limit} h); it has been or will be deleted.`,
+    fr: (p) => `Le fichier a expiré (conservation ${p.limit} h) ; il est ou sera supprimé.`,
+  },
+  PAYLOAD_TOO_LARGE: {
+    en: (p) => `The request body or file is over ${p.limit} bytes.`,
+    fr: (p) => `Le corps de la requête ou le fichier dépasse ${p.limit} octets.`,
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    en: (p) => `Content-Type must be ${p.expected}.`,
+    fr: (p) => `Le Content-Type doit être ${p.expected}.`,
+  },
+  RATE_LIMIT_EXCEEDED: {
+    en: (p) => `Too many requests: at most ${p.limit} a minute; retry in ${p.count} s.`,
+    fr: (p) => `Trop de requêtes : ${p.limit} par minute au plus ; réessayez dans ${p.count} s.`,
+  },
+  QUOTA_EXCEEDED: {
+    en: (p) => `The monthly quota of ${p.limit} units would be exceeded (${p.count} requested); nothing was counted.`,
+    fr: (p) => `Le quota mensuel de ${p.limit} unités serait dépassé (${p.count} demandées) ; rien n'a été compté.`,
+  },
+  SERVICE_UNAVAILABLE: {
+    en: () => 'A dependency of the service is unavailable; nothing was counted or kept. Retry later.',
+    fr: () => "Une dépendance du service est indisponible ; rien n'a été compté ni conservé. Réessayez plus tard.",
+  },
+  INTERNAL_ERROR: {
+    en: () => 'An unexpected error occurred; nothing was counted or kept.',
+    fr: () => "Une erreur inattendue s'est produite ; rien n'a été compté ni conservé.",
+  },
 };
 
 export function issueMessage(code: IssueCode, lang: Lang, params: MessageParams): string {

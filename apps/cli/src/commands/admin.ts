@@ -1,0 +1,182 @@
+import {
+  createPrismaClient,
+  createStores,
+  DEFAULT_DATABASE_URL,
+  describeDatabaseError,
+  isMonth,
+  isPlanName,
+  migrate,
+  MigrationError,
+  monthOf,
+  NotFoundError,
+  PLAN_NAMES,
+  redactUrl,
+  type PrismaClient,
+  type Stores,
+} from '@ppfile/db';
+import { oneOf, parse, single } from '../args';
+import { EXIT_OK, printJson, UsageError, type Output } from '../cli-io';
+
+/**
+ * Operators' commands (API.md §12–§13) over DATABASE_URL. main.ts loads this file only when `admin`
+ * is asked for, so the offline commands never load Prisma.
+ */
+
+const USAGE = `usage:
+  ppfile admin org create --name NAME --plan ${PLAN_NAMES.join('|')} [--json]
+  ppfile admin key create --org ID --mode live|test [--name LABEL] [--json]
+  ppfile admin key revoke KEY_ID [--json]
+  ppfile admin usage --org ID [--month YYYY-MM] [--json]
+  ppfile admin db migrate [--json]`;
+
+type Values = Record<string, string | boolean | undefined>;
+
+interface Context {
+  values: Values;
+  positionals: string[];
+  output: Output;
+  databaseUrl: string;
+}
+
+function requiredString(values: Values, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function noPositionals(positionals: string[]): void {
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+}
+
+async function withStores<T>(databaseUrl: string, work: (stores: Stores) => Promise<T>): Promise<T> {
+  const prisma: PrismaClient = createPrismaClient(databaseUrl, { poolMax: 2 });
+  try {
+    return await work(createStores(prisma));
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
+async function orgCreate({ values, positionals, output, databaseUrl }: Context): Promise<number> {
+  noPositionals(positionals);
+  const name = requiredString(values, 'name');
+  if (!isPlanName(values.plan)) throw new UsageError(`--plan expects ${PLAN_NAMES.join(' | ')}`);
+  const plan = values.plan;
+  const organization = await withStores(databaseUrl, (s) =>
+    s.organizations.createOrganization({ name, plan }),
+  );
+  if (values.json) printJson(output, { id: organization.id });
+  else output.out(`${organization.id}\n`);
+  return EXIT_OK;
+}
+
+async function keyCreate({ values, positionals, output, databaseUrl }: Context): Promise<number> {
+  noPositionals(positionals);
+  const organizationId = requiredString(values, 'org');
+  const mode = oneOf('mode', values.mode, ['live', 'test'] as const);
+  const name = typeof values.name === 'string' ? values.name : undefined;
+  const key = await withStores(databaseUrl, (s) => s.apiKeys.createApiKey({ organizationId, mode, name }));
+  if (values.json) printJson(output, { id: key.id, key: key.key, mode: key.mode, prefix: key.prefix });
+  else {
+    // The key alone on stdout, so that `KEY=$(ppfile admin key create …)` works; the rest is for people.
+    output.out(`${key.key}\n`);
+    output.err(`${key.id} (${key.mode}, ${key.prefix}…): shown once, store it now; only its hash is kept.\n`);
+  }
+  return EXIT_OK;
+}
+
+async function keyRevoke({ values, positionals, output, databaseUrl }: Context): Promise<number> {
+  const id = single(positionals, 'KEY_ID');
+  const revoked = await withStores(databaseUrl, (s) => s.apiKeys.revokeApiKey(id));
+  if (values.json) printJson(output, { id: revoked.id, revoked_at: revoked.revokedAt.toISOString() });
+  else output.out(`${revoked.id} revoked at ${revoked.revokedAt.toISOString()}\n`);
+  return EXIT_OK;
+}
+
+async function usage({ values, positionals, output, databaseUrl }: Context): Promise<number> {
+  noPositionals(positionals);
+  const organizationId = requiredString(values, 'org');
+  const month = values.month === undefined ? monthOf(new Date()) : values.month;
+  if (!isMonth(month)) throw new UsageError('--month expects YYYY-MM');
+  const result = await withStores(databaseUrl, (s) => s.usage.getUsage(organizationId, month));
+  if (values.json) printJson(output, { month: result.month, used: result.used, limit: result.limit });
+  else output.out(`${result.month}: ${result.used} of ${result.limit} units used\n`);
+  return EXIT_OK;
+}
+
+async function dbMigrate({ values, positionals, output, databaseUrl }: Context): Promise<number> {
+  noPositionals(positionals);
+  const result = await migrate(
+    databaseUrl,
+    undefined,
+    values.json ? {} : { log: (line) => output.out(`${line}\n`) },
+  );
+  if (values.json) {
+    printJson(output, {
+      applied: result.applied,
+      already_applied: result.alreadyApplied,
+      created_database: result.createdDatabase,
+    });
+  } else if (result.applied.length === 0) {
+    output.out(
+      `${redactUrl(databaseUrl)} is up to date (${result.alreadyApplied.length} migration(s) applied)\n`,
+    );
+  }
+  return EXIT_OK;
+}
+
+interface Subcommand {
+  options: Parameters<typeof parse>[1];
+  run: (context: Context) => Promise<number>;
+}
+
+const json = { type: 'boolean' } as const;
+
+const SUBCOMMANDS: Record<string, Subcommand> = {
+  'org create': { options: { name: { type: 'string' }, plan: { type: 'string' }, json }, run: orgCreate },
+  'key create': {
+    options: { org: { type: 'string' }, mode: { type: 'string' }, name: { type: 'string' }, json },
+    run: keyCreate,
+  },
+  'key revoke': { options: { json }, run: keyRevoke },
+  usage: { options: { org: { type: 'string' }, month: { type: 'string' }, json }, run: usage },
+  'db migrate': { options: { json }, run: dbMigrate },
+};
+
+/** The last meaningful line of a message: Prisma's first lines point into the caller's source. */
+function lastLine(message: string): string {
+  const lines = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return lines[lines.length - 1] ?? 'unknown error';
+}
+
+/** Failures of the database and of the operator's input become one line on stderr and exit 2. */
+function explain(error: unknown, databaseUrl: string): UsageError {
+  if (error instanceof UsageError) return error;
+  const described = describeDatabaseError(error, databaseUrl);
+  if (described) return new UsageError(described);
+  if (error instanceof NotFoundError || error instanceof MigrationError || error instanceof RangeError) {
+    return new UsageError(error.message);
+  }
+  return new UsageError(
+    `unexpected error: ${lastLine(error instanceof Error ? error.message : String(error))}`,
+  );
+}
+
+/** `ppfile admin …` */
+export async function adminCommand(args: string[], output: Output, env: NodeJS.ProcessEnv): Promise<number> {
+  const one = args[0] !== undefined && SUBCOMMANDS[args[0]] ? args[0] : undefined;
+  const two = args.length >= 2 && SUBCOMMANDS[`${args[0]} ${args[1]}`] ? `${args[0]} ${args[1]}` : undefined;
+  const name = two ?? one;
+  if (!name) throw new UsageError(USAGE);
+  const subcommand = SUBCOMMANDS[name]!;
+  const { values, positionals } = parse(args.slice(name.split(' ').length), subcommand.options);
+  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  try {
+    return await subcommand.run({ values, positionals, output, databaseUrl });
+  } catch (e) {
+    throw explain(e, databaseUrl);
+  }
+}

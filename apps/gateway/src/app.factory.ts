@@ -1,0 +1,32 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AppModule, type GatewayOverrides } from './app.module';
+import type { GatewayConfig } from './config';
+import { STORAGE } from './infra/tokens';
+import type { ObjectStorage } from '@ppfile/storage';
+
+/** Builds the gateway (used by main.ts and by the e2e tests, which inject a clock). */
+export async function createGatewayApp(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<INestApplication> {
+  // Body parsing is ours (json-body.middleware): limits and errors in the API's shape.
+  const app = await NestFactory.create(AppModule.forRoot(config, overrides), { bodyParser: false, bufferLogs: true });
+  app.enableShutdownHooks();
+  const express = app.getHttpAdapter().getInstance() as { set(k: string, v: unknown): void; disable(k: string): void };
+  express.set('trust proxy', 'loopback');
+  express.disable('x-powered-by');
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('ppfile')
+      .setDescription(
+        'Generates and validates CSV files in the official bulk-import format of the Passeport de Prévention portal. ' +
+          'Nothing is ever submitted to the portal.',
+      )
+      .setVersion('v1')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  await app.get<ObjectStorage>(STORAGE).ensureBucket();
+  return app;
+}

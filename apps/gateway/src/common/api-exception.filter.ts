@@ -1,0 +1,82 @@
+import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
+import type { Response } from 'express';
+import { errorBody, RequestError, requestErrorMessage, REQUEST_ERROR_STATUS, type RequestErrorCode } from '@ppfile/rules';
+import { ApiError } from './api-error';
+import { isDependencyDown } from './dependency-errors';
+import type { GatewayRequest } from './request-context';
+
+const MAX_BYTES = 20 * 1024 * 1024;
+
+/**
+ * The one place that writes the error body of API.md §6. Unexpected errors become 500 without a
+ * stack trace for the caller; what is logged is the error's class, code and stack frames — never its
+ * message, which for a driver error could quote a value of the request.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    sendApiError(http.getRequest<GatewayRequest>(), http.getResponse<Response>(), exception);
+  }
+}
+
+const logger = new Logger('errors');
+
+/** Writes any exception as the API error body; also used by middleware that runs before Nest's routing. */
+export function sendApiError(req: GatewayRequest, res: Response, exception: unknown): void {
+  const lang = req.lang ?? 'en';
+  const requestId = req.requestId ?? 'req_unknown';
+  let status: number;
+  let body: ReturnType<typeof errorBody>;
+  if (exception instanceof ApiError) {
+    status = exception.status;
+    if (!res.headersSent) for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
+    body = errorBody({ code: exception.code, message: exception.message_(lang), details: exception.details }, requestId);
+  } else if (exception instanceof RequestError) {
+    status = exception.status;
+    body = errorBody(exception, requestId);
+  } else if (exception instanceof HttpException) {
+    const code = httpCode(exception.getStatus());
+    status = REQUEST_ERROR_STATUS[code];
+    const message = requestErrorMessage(code, lang, { limit: MAX_BYTES, expected: 'application/json', count: 1 });
+    body = errorBody({ code, message }, requestId);
+  } else if (isDependencyDown(exception)) {
+    status = 503;
+    log('dependency down', exception, requestId);
+    body = errorBody({ code: 'SERVICE_UNAVAILABLE', message: requestErrorMessage('SERVICE_UNAVAILABLE', lang, {}) }, requestId);
+  } else {
+    status = 500;
+    log('unexpected error', exception, requestId);
+    body = errorBody({ code: 'INTERNAL_ERROR', message: requestErrorMessage('INTERNAL_ERROR', lang, {}) }, requestId);
+  }
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.status(status).json(body);
+}
+
+function log(what: string, error: unknown, requestId: string): void {
+  const e = error as { name?: string; code?: unknown; stack?: string };
+  const frames = (e.stack ?? '')
+    .split('\n')
+    .filter((l) => l.trimStart().startsWith('at '))
+    .slice(0, 8)
+    .map((l) => l.trim())
+    .join(' | ');
+  logger.error(`${what} ${requestId}: ${e.name ?? typeof error}${e.code ? ` code=${String(e.code)}` : ''} ${frames}`);
+}
+
+/** Errors Nest or its middleware raise themselves (unknown route, multer's size limit, …). */
+function httpCode(status: number): RequestErrorCode {
+  switch (status) {
+    case 404:
+      return 'NOT_FOUND';
+    case 413:
+      return 'PAYLOAD_TOO_LARGE';
+    case 415:
+      return 'UNSUPPORTED_MEDIA_TYPE';
+    default:
+      return status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_REQUEST';
+  }
+}

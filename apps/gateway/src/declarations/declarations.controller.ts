@@ -1,0 +1,42 @@
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CURRENT_SPEC_VERSION, findSpec, parisDay, validateDeclarations, type DeclarationValidationResponse } from '@ppfile/rules';
+import type { GatewayRequest } from '../common/request-context';
+import { Clock } from '../infra/clock';
+import { ReferenceData } from '../infra/reference-data';
+import { rowLimit } from '../limits/row-limit';
+import { DECLARATION_BODY_SCHEMA } from './declaration-body.schema';
+
+@ApiTags('declarations')
+@ApiBearerAuth()
+@Controller('v1/declarations')
+export class DeclarationsController {
+  constructor(
+    @Inject(ReferenceData) private readonly references: ReferenceData,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  /** SERVICE.md §4.1: free for every key; the rules are libs/rules' (the gateway adds none). */
+  @Post('validate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Validate a declaration body (JSON) without producing a file; free of charge' })
+  @ApiBody({ schema: DECLARATION_BODY_SCHEMA })
+  validate(@Req() req: GatewayRequest, @Body() body: unknown): DeclarationValidationResponse {
+    const version = specVersionOf(body);
+    return validateDeclarations(body, {
+      refs: this.references.lists(version),
+      today: parisDay(this.clock.now()),
+      lang: req.lang,
+      maxRows: rowLimit(req.principal!),
+    });
+  }
+}
+
+/**
+ * The reference lists to load: those of the body's spec_version when it is a known one (an unknown
+ * one is refused by the rules with UNSUPPORTED_SPEC_VERSION).
+ */
+export function specVersionOf(body: unknown): string {
+  const v = (body as { spec_version?: unknown } | null)?.spec_version;
+  return typeof v === 'string' && findSpec(v) ? v : CURRENT_SPEC_VERSION;
+}

@@ -1,0 +1,85 @@
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { FileValidationResponse } from '@ppfile/rules';
+import { ApiError } from '../common/api-error';
+import { MAX_BODY_BYTES } from '../common/json-body.middleware';
+import type { GatewayRequest } from '../common/request-context';
+import { DECLARATION_BODY_SCHEMA } from '../declarations/declaration-body.schema';
+import { FilesService, type UploadFields } from './files.service';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+@ApiTags('files')
+@ApiBearerAuth()
+@Controller('v1/files')
+export class FilesController {
+  constructor(@Inject(FilesService) private readonly files: FilesService) {}
+
+  @Post('generate')
+  @ApiOperation({ summary: 'Generate an official CSV file from a declaration body; 1 unit per holder (live keys)' })
+  @ApiHeader({ name: 'Idempotency-Key', required: false })
+  @ApiBody({ schema: DECLARATION_BODY_SCHEMA })
+  async generate(
+    @Req() req: GatewayRequest,
+    @Res({ passthrough: true }) res: Response,
+    @Body() body: unknown,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<Record<string, unknown>> {
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw new ApiError('INVALID_REQUEST', { count: 1 }, {
+        fields: [{ field: 'Idempotency-Key', message: '1 to 255 printable ASCII characters' }],
+      });
+    }
+    const reply = await this.files.generate(req.principal!, req.lang, body, idempotencyKey);
+    if (reply.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(reply.status);
+    return reply.body;
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Validate a CSV file as it would be filed; 1 unit per row (live keys)' })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['file', 'type', 'declarant'],
+      properties: {
+        file: { type: 'string', format: 'binary' },
+        type: { type: 'string', enum: ['adf', 'jdr'] },
+        declarant: { type: 'string', enum: ['employer', 'training_organization'] },
+        strict_references: { type: 'boolean', default: true },
+        spec_version: { type: 'string', example: '2026-02' },
+      },
+    },
+  })
+  // Memory storage (no `dest`): the upload never touches the disk (SERVICE.md §4.3).
+  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_BODY_BYTES, files: 1, fields: 10, fieldSize: 1024 } }))
+  async validate(
+    @Req() req: GatewayRequest,
+    @UploadedFile() file: { buffer: Buffer; originalname: string } | undefined,
+    @Body() fields: UploadFields,
+  ): Promise<FileValidationResponse> {
+    return this.files.validateUpload(req.principal!, req.lang, file, fields ?? {});
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: "A file's metadata and status" })
+  metadata(@Req() req: GatewayRequest, @Param('id') id: string): Promise<Record<string, unknown>> {
+    return this.files.metadata(req.principal!, id);
+  }
+
+  @Get(':id/download')
+  @ApiOperation({ summary: 'The CSV, byte for byte as generated; only with the key that created it' })
+  async download(@Req() req: GatewayRequest, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    const file = await this.files.download(req.principal!, id);
+    res.status(200);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
+    res.setHeader('ETag', `"${file.sha256}"`);
+    res.setHeader('Content-Length', String(file.content.length));
+    res.end(file.content);
+  }
+}

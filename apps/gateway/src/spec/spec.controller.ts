@@ -1,0 +1,55 @@
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  CURRENT_SPEC_VERSION,
+  describeSpec,
+  findSpec,
+  REFERENCE_LIST_NAMES,
+  searchReferences,
+  SPEC_VERSIONS,
+  type ReferenceListName,
+} from '@ppfile/rules';
+import { ApiError } from '../common/api-error';
+import { ReferenceData } from '../infra/reference-data';
+
+@ApiTags('spec')
+@Controller('v1/spec')
+export class SpecController {
+  constructor(@Inject(ReferenceData) private readonly referenceData: ReferenceData) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Format versions (API.md §9)' })
+  versions(): { current: string; versions: readonly string[] } {
+    return { current: CURRENT_SPEC_VERSION, versions: SPEC_VERSIONS };
+  }
+
+  @Get(':version')
+  @ApiOperation({ summary: 'Columns, enumerations, limits and reference lists of a format version' })
+  describe(@Param('version') version: string): ReturnType<typeof describeSpec> {
+    return describeSpec(this.spec(version), this.referenceData.lists(version));
+  }
+
+  @Get(':version/references/:list')
+  @ApiOperation({ summary: 'Codes of a reference list (formacode, nsf, rome, rs), filtered and paged' })
+  references(
+    @Param('version') version: string,
+    @Param('list') list: string,
+    @Query('q') q?: string,
+    @Query('limit') limit?: string,
+    @Query('cursor') cursor?: string,
+  ): ReturnType<typeof searchReferences> {
+    this.spec(version);
+    if (!REFERENCE_LIST_NAMES.includes(list as ReferenceListName)) throw new ApiError('NOT_FOUND');
+    const n = limit === undefined ? undefined : Number(limit);
+    if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > 500)) {
+      throw new ApiError('INVALID_REQUEST', { count: 1 }, { fields: [{ field: 'limit', message: 'must be an integer from 1 to 500' }] });
+    }
+    return searchReferences(this.referenceData.lists(version), list as ReferenceListName, { q, limit: n, cursor });
+  }
+
+  private spec(version: string) {
+    const spec = findSpec(version);
+    if (!spec) throw new ApiError('UNSUPPORTED_SPEC_VERSION', { expected: SPEC_VERSIONS.join(', ') }, { supported: SPEC_VERSIONS });
+    return spec;
+  }
+}

@@ -1,0 +1,434 @@
+import { createHash } from 'node:crypto';
+import request from 'supertest';
+import { monthOf } from '@ppfile/db';
+import { NIR_A, NIR_B, validBody } from '@ppfile/rules/testing/fixtures';
+import { captureOutput, startGateway, type Gateway } from './support/gateway';
+
+/**
+ * The HTTP API end to end (API.md §6–§10) against the machine's PostgreSQL and Redis and an S3
+ * endpoint on loopback. Every status code of API.md §6 is reached here.
+ */
+let gw: Gateway;
+const output = captureOutput();
+const NIRS_SEEN = new Set<string>([NIR_A, NIR_B]);
+
+beforeAll(async () => {
+  gw = await startGateway();
+}, 60_000);
+afterAll(async () => {
+  await gw?.close();
+  output.stop();
+});
+
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A valid body with `holders` holders, each with its own NIR (recorded for the log check). */
+function body(holders: number, type: 'adf' | 'jdr' = 'adf', declarant: 'employer' | 'training_organization' = 'employer'): Json {
+  const b = validBody(type, declarant, holders) as Json;
+  b.declarations[0].holders.forEach((h: Json, i: number) => {
+    const nir = `1${String(80 + (i % 20)).padStart(2, '0')}0175${String(100 + i).padStart(3, '0')}${String(1 + (i % 998)).padStart(3, '0')}`;
+    h.nir = nir;
+    h.unique_id = `E2E-${i}`;
+    NIRS_SEEN.add(nir);
+  });
+  return b;
+}
+
+function expectError(res: request.Response, status: number, code: string): void {
+  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
+  expect(res.body.error.request_id).toMatch(/^req_[0-9a-f]+$/);
+  expect(typeof res.body.error.message).toBe('string');
+  expect(res.body.error.details).toBeDefined();
+  expect(JSON.stringify(res.body)).not.toMatch(/\bat .*\.(js|ts):\d+/);
+}
+
+describe('authentication (401)', () => {
+  it('refuses a request without a key: MISSING_API_KEY, with rate-limit headers', async () => {
+    const res = await request(gw.http).get('/v1/spec');
+    expectError(res, 401, 'MISSING_API_KEY');
+    expect(res.headers['x-ratelimit-limit']).toBe('30');
+    expect(res.headers['x-request-id']).toMatch(/^req_/);
+  });
+
+  it('refuses an unknown, malformed or revoked key: INVALID_API_KEY', async () => {
+    expectError(await request(gw.http).get('/v1/spec').set(bearer('pp_live_' + 'x'.repeat(40))), 401, 'INVALID_API_KEY');
+    expectError(await request(gw.http).get('/v1/spec').set(bearer('nonsense')), 401, 'INVALID_API_KEY');
+    expectError(await request(gw.http).get('/v1/spec').set({ Authorization: 'Basic abc' }), 401, 'INVALID_API_KEY');
+    const org = await gw.organization('pro');
+    expect((await request(gw.http).get('/v1/spec').set(bearer(org.live))).status).toBe(200);
+    await gw.stores.apiKeys.revokeApiKey(org.liveId);
+    expectError(await request(gw.http).get('/v1/spec').set(bearer(org.live)), 401, 'INVALID_API_KEY');
+  });
+
+  it('keeps an incoming safe X-Request-Id', async () => {
+    const res = await request(gw.http).get('/v1/spec').set({ 'X-Request-Id': 'client-123' });
+    expect(res.headers['x-request-id']).toBe('client-123');
+    expect(res.body.error.request_id).toBe('client-123');
+  });
+});
+
+describe('requests (400, 413, 415, 422)', () => {
+  let key: string;
+  beforeAll(async () => {
+    key = (await gw.organization('business')).live;
+  });
+
+  it('INVALID_JSON for an unreadable body', async () => {
+    const res = await request(gw.http)
+      .post('/v1/declarations/validate')
+      .set(bearer(key))
+      .set('Content-Type', 'application/json')
+      .send('{"type": "adf",');
+    expectError(res, 400, 'INVALID_JSON');
+  });
+
+  it('INVALID_REQUEST naming each problem in details.fields', async () => {
+    const b = body(1);
+    b.colour = 'blue';
+    b.options = { retention_hours: 25 };
+    const res = await request(gw.http).post('/v1/files/generate').set(bearer(key)).send(b);
+    expectError(res, 400, 'INVALID_REQUEST');
+    expect(res.body.error.details.fields.map((f: Json) => f.field).sort()).toEqual(['colour', 'options.retention_hours']);
+  });
+
+  it('UNSUPPORTED_SPEC_VERSION', async () => {
+    const res = await request(gw.http).post('/v1/declarations/validate').set(bearer(key)).send({ ...body(1), spec_version: '2025-01' });
+    expectError(res, 400, 'UNSUPPORTED_SPEC_VERSION');
+    expectError(await request(gw.http).get('/v1/spec/1999-01').set(bearer(key)), 400, 'UNSUPPORTED_SPEC_VERSION');
+  });
+
+  it('UNSUPPORTED_MEDIA_TYPE for a body that is not JSON, or an upload that is not multipart', async () => {
+    const res = await request(gw.http).post('/v1/files/generate').set(bearer(key)).set('Content-Type', 'text/plain').send('hello');
+    expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    const up = await request(gw.http).post('/v1/files/validate').set(bearer(key)).send(body(1));
+    expectError(up, 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('PAYLOAD_TOO_LARGE for a JSON body over 20 MB and an upload over 20 MB', async () => {
+    const big = JSON.stringify({ ...body(1), padding: 'x'.repeat(20 * 1024 * 1024) });
+    const res = await request(gw.http)
+      .post('/v1/declarations/validate')
+      .set(bearer(key))
+      .set('Content-Type', 'application/json')
+      .send(big);
+    expectError(res, 413, 'PAYLOAD_TOO_LARGE');
+    const up = await request(gw.http)
+      .post('/v1/files/validate')
+      .set(bearer(key))
+      .field('type', 'adf')
+      .field('declarant', 'employer')
+      .attach('file', Buffer.alloc(20 * 1024 * 1024 + 10, 'a'), 'big.csv');
+    expectError(up, 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('LINE_LIMIT_EXCEEDED past 50 rows with a test key (details.limit)', async () => {
+    const org = await gw.organization('business');
+    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.test)).send(body(51));
+    expectError(res, 413, 'LINE_LIMIT_EXCEEDED');
+    expect(res.body.error.details.limit).toBe(50);
+    const ok = await request(gw.http).post('/v1/declarations/validate').set(bearer(org.test)).send(body(50));
+    expect(ok.status).toBe(200);
+  });
+
+  it('VALIDATION_FAILED (422) with the validation response in details; nothing produced or counted', async () => {
+    const org = await gw.organization('starter');
+    const b = body(3);
+    b.declarations[0].holders[1].nir = '255081416802539';
+    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(b);
+    expectError(res, 422, 'VALIDATION_FAILED');
+    expect(res.body.error.details).toMatchObject({ valid: false, rows_total: 3, rows_invalid: 1, error_count: 1, truncated: false });
+    expect(res.body.error.details.errors[0]).toMatchObject({ row: 3, column: 'NIR', code: 'INVALID_NIR_KEY', field: 'declarations[0].holders[1].nir' });
+    expect(await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).toMatchObject({ used: 0 });
+    expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id } })).toBe(0);
+  });
+
+  it('messages follow Accept-Language', async () => {
+    const res = await request(gw.http).get('/v1/spec').set('Accept-Language', 'fr-FR,fr;q=0.9');
+    expect(res.body.error.message).toMatch(/clé d'API/);
+  });
+
+  it('an unknown route is NOT_FOUND in the API shape', async () => {
+    expectError(await request(gw.http).get('/v1/nothing-here').set(bearer(key)), 404, 'NOT_FOUND');
+  });
+});
+
+describe('generation, files and downloads (200, 404, 410)', () => {
+  let org: Awaited<ReturnType<Gateway['organization']>>;
+  beforeAll(async () => {
+    org = await gw.organization('pro');
+  });
+
+  it('stores the file: metadata and a byte-identical download with the headers of API.md §7', async () => {
+    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(3));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, mode: 'live', rows: 3, declarations: 1, stored: true, spec_version: '2026-02' });
+    expect(res.body.file_id).toMatch(/^file_[0-9a-f]{32}$/);
+    expect(res.body.filename).toMatch(/^ppfile_adf_\d{8}_[0-9a-f]{8}\.csv$/);
+    expect(res.body.download_url).toBe(`http://ppfile.test/v1/files/${res.body.file_id}/download`);
+    expect(res.body.content).toBeUndefined();
+    expect(new Date(res.body.expires_at).getTime() - gw.clock.now().getTime()).toBeGreaterThan(23.9 * 3600_000);
+
+    const meta = await request(gw.http).get(`/v1/files/${res.body.file_id}`).set(bearer(org.live));
+    expect(meta.status).toBe(200);
+    expect(meta.body).toMatchObject({ file_id: res.body.file_id, status: 'available', rows: 3, stored: true, sha256: res.body.sha256 });
+
+    const dl = await request(gw.http).get(`/v1/files/${res.body.file_id}/download`).set(bearer(org.live)).buffer(true);
+    expect(dl.status).toBe(200);
+    expect(dl.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(dl.headers['content-disposition']).toBe(`attachment; filename="${res.body.filename}"`);
+    expect(dl.headers.etag).toBe(`"${res.body.sha256}"`);
+    const bytes = Buffer.from(dl.text, 'utf8');
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(res.body.sha256);
+    expect(dl.text.endsWith('\r\n')).toBe(true);
+    expect(await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).toMatchObject({ used: 3 });
+  });
+
+  it('store: false returns the content, keeps metadata only, and has no download (FILE_NOT_STORED)', async () => {
+    const res = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.live))
+      .send({ ...body(2), options: { store: false } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ stored: false, expires_at: null, download_url: null });
+    expect(res.body.content.startsWith('ID_DECLARATION|')).toBe(true);
+    const meta = await request(gw.http).get(`/v1/files/${res.body.file_id}`).set(bearer(org.live));
+    expect(meta.body.status).toBe('not_stored');
+    expectError(await request(gw.http).get(`/v1/files/${res.body.file_id}/download`).set(bearer(org.live)), 404, 'FILE_NOT_STORED');
+    const objects = await gw.storage.exists(`files/${res.body.file_id}.csv`);
+    expect(objects).toBe(false);
+  });
+
+  it('another key — even of the same organization — gets NOT_FOUND, as for an unknown id', async () => {
+    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(1));
+    expectError(await request(gw.http).get(`/v1/files/${res.body.file_id}`).set(bearer(org.test)), 404, 'NOT_FOUND');
+    expectError(await request(gw.http).get(`/v1/files/${res.body.file_id}/download`).set(bearer(org.test)), 404, 'NOT_FOUND');
+    const other = await gw.organization('pro');
+    expectError(await request(gw.http).get(`/v1/files/${res.body.file_id}/download`).set(bearer(other.live)), 404, 'NOT_FOUND');
+    expectError(await request(gw.http).get(`/v1/files/file_${'0'.repeat(32)}`).set(bearer(org.live)), 404, 'NOT_FOUND');
+  });
+
+  it('expiry: after retention_hours the download is 410 even before the sweep; the sweep deletes the object', async () => {
+    const res = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.live))
+      .send({ ...body(1), options: { retention_hours: 1 } });
+    const id = res.body.file_id;
+    expect(await gw.storage.exists(`files/${id}.csv`)).toBe(true);
+    gw.clock.advance(3600_000 + 1000);
+    try {
+      expectError(await request(gw.http).get(`/v1/files/${id}/download`).set(bearer(org.live)), 410, 'FILE_EXPIRED');
+      const meta = await request(gw.http).get(`/v1/files/${id}`).set(bearer(org.live));
+      expect(meta.status).toBe(200);
+      expect(meta.body.status).toBe('expired');
+      const { FilesService } = await import('../apps/gateway/src/files/files.service');
+      expect(await gw.app.get(FilesService).sweep()).toBeGreaterThanOrEqual(1);
+      expect(await gw.storage.exists(`files/${id}.csv`)).toBe(false);
+      expect((await gw.stores.files.getFileRecord(id))!.status).toBe('expired');
+      expectError(await request(gw.http).get(`/v1/files/${id}/download`).set(bearer(org.live)), 410, 'FILE_EXPIRED');
+    } finally {
+      gw.clock.advance(-(3600_000 + 1000));
+    }
+  });
+
+  it('test keys are free and answer mode "test"', async () => {
+    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.test)).send(body(2));
+    expect(res.body.mode).toBe('test');
+    const before = (await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).used;
+    await request(gw.http).post('/v1/files/generate').set(bearer(org.test)).send(body(5));
+    expect((await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).used).toBe(before);
+  });
+});
+
+describe('file validation (POST /v1/files/validate)', () => {
+  it('validates an upload in memory, counts its rows, and reports file rejections without counting', async () => {
+    const org = await gw.organization('pro');
+    const gen = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.test))
+      .send({ ...body(4), options: { store: false } });
+    const csv = Buffer.from(gen.body.content, 'utf8');
+    const ok = await request(gw.http)
+      .post('/v1/files/validate')
+      .set(bearer(org.live))
+      .field('type', 'adf')
+      .field('declarant', 'employer')
+      .attach('file', csv, gen.body.filename);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ valid: true, file_rejected: false, rows_total: 4, error_count: 0 });
+    const month = monthOf(gw.clock.now());
+    expect((await gw.stores.usage.getUsage(org.id, month)).used).toBe(4);
+
+    const rejected = await request(gw.http)
+      .post('/v1/files/validate')
+      .set(bearer(org.live))
+      .field('type', 'jdr')
+      .field('declarant', 'employer')
+      .attach('file', csv, gen.body.filename);
+    expect(rejected.status).toBe(200);
+    expect(rejected.body).toMatchObject({ valid: false, file_rejected: true, rows_total: 0 });
+    expect(rejected.body.errors[0]).toMatchObject({ row: 1, code: 'INVALID_HEADER' });
+    expect((await gw.stores.usage.getUsage(org.id, month)).used).toBe(4);
+
+    const missing = await request(gw.http).post('/v1/files/validate').set(bearer(org.live)).field('type', 'adf').field('declarant', 'employer');
+    expectError(missing, 400, 'INVALID_REQUEST');
+    const wrongType = await request(gw.http)
+      .post('/v1/files/validate')
+      .set(bearer(org.live))
+      .field('type', 'xyz')
+      .field('declarant', 'employer')
+      .attach('file', csv, 'a.csv');
+    expectError(wrongType, 400, 'INVALID_REQUEST');
+  });
+});
+
+describe('spec endpoints', () => {
+  it('GET /v1/spec, /v1/spec/{version} and the reference search', async () => {
+    const { live } = await gw.organization('pro');
+    expect((await request(gw.http).get('/v1/spec').set(bearer(live))).body).toEqual({ current: '2026-02', versions: ['2026-02'] });
+    const spec = await request(gw.http).get('/v1/spec/2026-02').set(bearer(live));
+    expect(spec.status).toBe(200);
+    expect(spec.body.kinds).toHaveLength(4);
+    expect(spec.body.enumerations.QUALIFICATION_FORMATEUR).toHaveLength(7);
+    expect(spec.body.reference_lists.map((l: Json) => l.name)).toEqual(['rome', 'formacode', 'nsf', 'rs']);
+    const nsf = await request(gw.http).get('/v1/spec/2026-02/references/nsf?q=344&limit=2').set(bearer(live));
+    expect(nsf.status).toBe(200);
+    expect(nsf.body.items[0].code).toBe('344');
+    expectError(await request(gw.http).get('/v1/spec/2026-02/references/naf').set(bearer(live)), 404, 'NOT_FOUND');
+    expectError(await request(gw.http).get('/v1/spec/2026-02/references/rome?limit=0').set(bearer(live)), 400, 'INVALID_REQUEST');
+  });
+});
+
+describe('rate limits (429)', () => {
+  it('per key and organization per minute, with Retry-After and the tighter remaining count', async () => {
+    const org = await gw.organization('free');
+    const statuses: number[] = [];
+    let last: request.Response | undefined;
+    for (let i = 0; i < 31; i++) {
+      last = await request(gw.http).get('/v1/spec').set(bearer(i % 2 ? org.live : org.test));
+      statuses.push(last.status);
+    }
+    // 30 a minute for the organization, whatever key: the 31st is refused.
+    expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+    expectError(last!, 429, 'RATE_LIMIT_EXCEEDED');
+    expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(last!.headers['x-ratelimit-remaining']).toBe('0');
+  });
+});
+
+describe('monthly quota (429 QUOTA_EXCEEDED) under concurrency', () => {
+  it('20 parallel requests of 7 units against 100: 14 succeed, used never passes the limit', async () => {
+    const org = await gw.organization('free');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(7))),
+    );
+    const ok = results.filter((r) => r.status === 200);
+    const refused = results.filter((r) => r.status === 429);
+    expect(ok).toHaveLength(14);
+    expect(refused).toHaveLength(6);
+    refused.forEach((r) => {
+      expectError(r, 429, 'QUOTA_EXCEEDED');
+      expect(r.body.error.details.limit).toBe(100);
+      expect(r.body.error.details.requested).toBe(7);
+      expect(r.body.error.details.used).toBeLessThanOrEqual(100);
+    });
+    expect(await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).toEqual({ month: monthOf(gw.clock.now()), used: 98, limit: 100 });
+    expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id } })).toBe(14);
+  });
+});
+
+describe('idempotency (409)', () => {
+  it('same key + same body: same file, counted once, Idempotent-Replayed; different body: IDEMPOTENCY_KEY_REUSED', async () => {
+    const org = await gw.organization('pro');
+    const b = body(3);
+    const first = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'k-1').send(b);
+    expect(first.status).toBe(200);
+    // Same data, other key order: the same body.
+    const reordered = JSON.parse(JSON.stringify({ declarations: b.declarations, declarant: b.declarant, type: b.type, spec_version: b.spec_version }));
+    const again = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'k-1').send(reordered);
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.file_id).toBe(first.body.file_id);
+    expect(await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).toMatchObject({ used: 3 });
+    const other = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'k-1').send(body(2));
+    expectError(other, 409, 'IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('store: false replays the same content without having kept it', async () => {
+    const org = await gw.organization('pro');
+    const b = { ...body(2), options: { store: false } };
+    const first = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'nostore').send(b);
+    const again = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'nostore').send(b);
+    expect(again.body.file_id).toBe(first.body.file_id);
+    expect(again.body.content).toBe(first.body.content);
+    const row = await gw.prisma.idempotencyRecord.findFirst({ where: { key: 'nostore' } });
+    expect(JSON.stringify(row?.responseBody)).not.toContain('ID_DECLARATION|');
+  });
+
+  it('10 concurrent identical requests: one file, counted once; the others replay or get IDEMPOTENCY_IN_PROGRESS', async () => {
+    const org = await gw.organization('pro');
+    const b = body(4);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'burst').send(b),
+      ),
+    );
+    const ok = results.filter((r) => r.status === 200);
+    const busy = results.filter((r) => r.status === 409);
+    expect(ok.length + busy.length).toBe(10);
+    expect(new Set(ok.map((r) => r.body.file_id)).size).toBe(1);
+    busy.forEach((r) => expectError(r, 409, 'IDEMPOTENCY_IN_PROGRESS'));
+    expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id } })).toBe(1);
+    expect(await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).toMatchObject({ used: 4 });
+  });
+
+  it('a failed request releases its key: a corrected retry with the same key proceeds', async () => {
+    const org = await gw.organization('pro');
+    const bad = body(1);
+    bad.declarations[0].holders[0].nir = 'x';
+    expectError(await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'retry').send(bad), 422, 'VALIDATION_FAILED');
+    const good = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'retry').send(body(1));
+    expect(good.status).toBe(200);
+  });
+});
+
+describe('dependency failures (503, 500): nothing counted, nothing kept', () => {
+  it('INTERNAL_ERROR without a stack trace when storage refuses the object (bucket gone)', async () => {
+    const org = await gw.organization('pro');
+    const objects = await gw.storage.exists('whatever');
+    expect(objects).toBe(false);
+    // Remove the bucket under the gateway: the S3 error is not a connectivity problem.
+    const { Client } = await import('minio');
+    const url = new URL(gw.s3.endpoint);
+    const admin = new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', pathStyle: true });
+    const names: string[] = [];
+    for await (const o of admin.listObjectsV2(gw.config.s3.bucket, '', true)) names.push((o as { name: string }).name);
+    if (names.length) await admin.removeObjects(gw.config.s3.bucket, names);
+    await admin.removeBucket(gw.config.s3.bucket);
+    try {
+      const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(2));
+      expectError(res, 500, 'INTERNAL_ERROR');
+      expect((await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).used).toBe(0);
+      expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id } })).toBe(0);
+    } finally {
+      await gw.storage.ensureBucket();
+    }
+  });
+
+  it('SERVICE_UNAVAILABLE when the S3 endpoint is down', async () => {
+    const org = await gw.organization('pro');
+    await gw.s3.close();
+    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(2));
+    expectError(res, 503, 'SERVICE_UNAVAILABLE');
+    expect((await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).used).toBe(0);
+    expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id } })).toBe(0);
+  });
+});
+
+describe('logs', () => {
+  it('no NIR sent in any request of this run appears in what the gateway wrote', () => {
+    const text = output.text();
+    for (const nir of NIRS_SEEN) expect(text.includes(nir)).toBe(false);
+    expect(text.includes('DUPONT')).toBe(false);
+  });
+});
