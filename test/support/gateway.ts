@@ -61,6 +61,8 @@ export async function startGateway(overrides: Partial<GatewayConfig> = {}): Prom
     referenceDataDir: null,
     databasePoolMax: 10,
     sweepIntervalSeconds: 0,
+    rateLimitScale: 1,
+    authCacheSeconds: 0,
     ...overrides,
   };
   const clock = new TestClock();

@@ -7,7 +7,8 @@ function hexId(prefix: string, bytes: number): string {
 
 export const newOrganizationId = (): string => hexId('org_', 12);
 export const newApiKeyId = (): string => hexId('key_', 12);
-export const newFileId = (): string => hexId('file_', 16);
+// File ids are made where files are generated (the rules library, used offline by the CLI too).
+export { newFileId } from '@ppfile/rules';
 
 export const ORGANIZATION_ID = /^org_[0-9a-f]{24}$/;
 export const API_KEY_ID = /^key_[0-9a-f]{24}$/;

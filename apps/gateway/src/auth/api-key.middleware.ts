@@ -4,8 +4,11 @@ import { PLANS, type Stores } from '@ppfile/db';
 import { ApiError } from '../common/api-error';
 import { sendApiError } from '../common/api-exception.filter';
 import type { GatewayRequest } from '../common/request-context';
+import { Clock } from '../infra/clock';
 import { RateLimiter, type RateLimitResult } from '../limits/rate-limiter';
-import { STORES } from '../infra/tokens';
+import { KeyCache } from './key-cache';
+import type { GatewayConfig } from '../config';
+import { CONFIG, STORES } from '../infra/tokens';
 
 /** Unauthenticated requests are limited per client address (API.md §6). */
 const ANONYMOUS_PER_MINUTE = 30;
@@ -17,22 +20,28 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  */
 @Injectable()
 export class ApiKeyMiddleware implements NestMiddleware {
+  private readonly cache: KeyCache;
+
   constructor(
     @Inject(STORES) private readonly stores: Stores,
     @Inject(RateLimiter) private readonly limiter: RateLimiter,
-  ) {}
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+    @Inject(Clock) clock: Clock,
+  ) {
+    this.cache = new KeyCache(config.authCacheSeconds * 1000, () => clock.now().getTime());
+  }
 
   async use(req: GatewayRequest, res: Response, next: NextFunction): Promise<void> {
     try {
       const header = req.header('authorization');
       const token = header ? BEARER.exec(header)?.[1] : undefined;
-      const principal = token ? await this.stores.apiKeys.authenticate(token) : null;
+      const principal = token ? await this.cache.authenticate(token, (t) => this.stores.apiKeys.authenticate(t)) : null;
       if (!principal) {
-        const limit = await this.limiter.hit([{ name: `ip:${req.ip ?? 'unknown'}`, limit: ANONYMOUS_PER_MINUTE }]);
+        const limit = await this.limiter.hit([{ name: `ip:${req.ip ?? 'unknown'}`, limit: ANONYMOUS_PER_MINUTE * this.config.rateLimitScale }]);
         this.enforce(res, limit);
         throw new ApiError(header ? 'INVALID_API_KEY' : 'MISSING_API_KEY');
       }
-      const perMinute = PLANS[principal.organization.plan].requestsPerMinute;
+      const perMinute = PLANS[principal.organization.plan].requestsPerMinute * this.config.rateLimitScale;
       const limit = await this.limiter.hit([
         { name: `key:${principal.keyId}`, limit: perMinute },
         { name: `org:${principal.organization.id}`, limit: perMinute },

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { NextFunction, Response } from 'express';
 import { pickLang } from '@ppfile/rules';
 import type { GatewayRequest } from './request-context';
@@ -8,7 +8,8 @@ const SAFE_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 /** X-Request-Id on every response (API.md §1): the caller's when it is safe, else req_ + hex. */
 export function requestIdMiddleware(req: GatewayRequest, res: Response, next: NextFunction): void {
   const incoming = req.header('x-request-id');
-  req.requestId = incoming && SAFE_ID.test(incoming) ? incoming : `req_${randomBytes(12).toString('hex')}`;
+  // randomUUID draws from a buffered entropy pool: much cheaper per request than randomBytes.
+  req.requestId = incoming && SAFE_ID.test(incoming) ? incoming : `req_${randomUUID().replace(/-/g, '')}`;
   req.lang = pickLang(req.header('accept-language'));
   res.setHeader('X-Request-Id', req.requestId);
   next();

@@ -62,10 +62,17 @@ export function formatIsoDate(day: DayNumber): string {
 
 /** Today's date in Europe/Paris: the portal compares training dates to the filing day there. */
 export function parisDay(now: Date = new Date()): DayNumber {
+  // The day changes at most once a minute: formatting dates in a time zone is costly per request.
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (minute === lastMinute) return lastDay;
   const parts = PARIS_FORMAT.formatToParts(now);
   const get = (t: string): number => Number(parts.find((p) => p.type === t)!.value);
-  return get('year') * 10000 + get('month') * 100 + get('day');
+  lastDay = get('year') * 10000 + get('month') * 100 + get('day');
+  lastMinute = minute;
+  return lastDay;
 }
+let lastMinute = NaN;
+let lastDay = 0;
 const PARIS_FORMAT = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Europe/Paris',
   year: 'numeric',

@@ -1,0 +1,40 @@
+import type { AuthenticatedKey } from '@ppfile/db';
+import { KeyCache } from './key-cache';
+
+const principal: AuthenticatedKey = { keyId: 'key_1', mode: 'live', organization: { id: 'org_1', name: 'o', plan: 'pro' } };
+
+describe('KeyCache', () => {
+  it('looks a key up once within the TTL, again after it', async () => {
+    let now = 0;
+    let lookups = 0;
+    const cache = new KeyCache(5000, () => now);
+    const lookup = async () => (lookups++, principal);
+    await cache.authenticate('pp_live_x', lookup);
+    await cache.authenticate('pp_live_x', lookup);
+    expect(lookups).toBe(1);
+    now = 5001;
+    await cache.authenticate('pp_live_x', lookup);
+    expect(lookups).toBe(2);
+  });
+
+  it('never remembers a failure, and forgets a key that stopped authenticating', async () => {
+    let now = 0;
+    let valid = true;
+    let lookups = 0;
+    const cache = new KeyCache(1000, () => now);
+    const lookup = async () => (lookups++, valid ? principal : null);
+    expect(await cache.authenticate('k', lookup)).toBe(principal);
+    valid = false;
+    now = 1001;
+    expect(await cache.authenticate('k', lookup)).toBeNull();
+    expect(await cache.authenticate('k', lookup)).toBeNull();
+    expect(lookups).toBe(3);
+  });
+
+  it('with a TTL of 0 looks up every time', async () => {
+    let lookups = 0;
+    const cache = new KeyCache(0, () => 0);
+    for (let i = 0; i < 3; i++) await cache.authenticate('k', async () => (lookups++, principal));
+    expect(lookups).toBe(3);
+  });
+});

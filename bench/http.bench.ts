@@ -1,0 +1,149 @@
+/**
+ * HTTP load benchmark (issue: the gateway, deliverable 10). In one run, on loopback with
+ * autocannon at 50 connections:
+ *   (1) a bare Nest endpoint (express, JSON body parsed, tiny JSON answer) — the ceiling;
+ *   (2) ppfile's POST /v1/declarations/validate with a 10-holder body, through the whole gateway
+ *       (request id, API-key lookup in PostgreSQL, per-key and per-organization limits in Redis,
+ *       body parsing, the rules).
+ * Each server runs in its own process. Prints requests/s and p99 latency of both.
+ * Targets: (2) ≥ 40 % of (1)'s requests/s, p99 ≤ 30 ms.
+ *
+ * Needs PostgreSQL and Redis (as for the tests) and a built gateway: npm run bench:http
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import autocannon from 'autocannon';
+import { createPrismaClient, createStores, migrate } from '@ppfile/db';
+import { validBody } from '@ppfile/rules/testing/fixtures';
+import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@ppfile/storage';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const GATEWAY = path.join(ROOT, 'dist/apps/gateway/apps/gateway/src/main.js');
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ppfile_bench';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** The bare Nest app, run as a child: `node http.bench.js bare PORT`. */
+async function bareServer(port: number): Promise<void> {
+  await import('reflect-metadata');
+  const { Body, Controller, HttpCode, Module, Post } = await import('@nestjs/common');
+  const { NestFactory } = await import('@nestjs/core');
+  @Controller()
+  class BareController {
+    @Post('bare')
+    @HttpCode(200)
+    bare(@Body() body: { declarations?: unknown[] }): { ok: boolean; declarations: number } {
+      return { ok: true, declarations: body.declarations?.length ?? 0 };
+    }
+  }
+  @Module({ controllers: [BareController] })
+  class BareModule {}
+  const app = await NestFactory.create(BareModule, { logger: false });
+  await app.listen(port, '127.0.0.1');
+  process.send?.('ready');
+}
+
+function startChild(args: string[], env: NodeJS.ProcessEnv, readyText: string | null): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start`)), 30_000);
+    const done = () => {
+      clearTimeout(timer);
+      resolve(child);
+    };
+    child.on('message', (m) => m === 'ready' && done());
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (readyText && out.includes(readyText)) done();
+    });
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out.slice(-2000)}`)));
+  });
+}
+
+/**
+ * A typical clean request: 10 holders with distinct NIRs, dates already in the official format and
+ * codes of the shipped lists, so the answer is `valid` with no warning (as most calls should be).
+ */
+function benchBody(): Record<string, unknown> {
+  const body = validBody('adf', 'training_organization', 10) as { declarations: Record<string, unknown>[] };
+  const declaration = body.declarations[0]!;
+  declaration.training = { ...(declaration.training as object), start_date: '14/09/2026', end_date: '15/09/2026', formacodes: ['42829'], nsf_codes: ['344r'] };
+  (declaration.holders as Record<string, unknown>[]).forEach((h, i) => {
+    h.nir = `2${String(60 + i)}0575${String(100 + i)}${String(10 + i).padStart(3, '0')}`;
+    h.validity_start = '15/09/2026';
+    h.validity_end = '14/09/2028';
+  });
+  return body;
+}
+
+async function load(url: string, headers: Record<string, string>, body: string): Promise<autocannon.Result> {
+  // Warm-up, then the measured run.
+  await autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: 2 });
+  return autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: DURATION_S });
+}
+
+async function main(): Promise<void> {
+  if (process.argv[2] === 'bare') return bareServer(Number(process.argv[3]));
+
+  await migrate(DB_URL);
+  const prisma = createPrismaClient(DB_URL, { poolMax: 2 });
+  const stores = createStores(prisma);
+  const org = await stores.organizations.createOrganization({ name: 'bench', plan: 'business' });
+  const { key } = await stores.apiKeys.createApiKey({ organizationId: org.id, mode: 'live', name: 'bench' });
+  await prisma.$disconnect();
+
+  const s3dir = mkdtempSync(path.join(tmpdir(), 'ppfile-bench-s3-'));
+  const s3 = await startLocalS3({ directory: s3dir });
+  const gateway = await startChild(
+    [GATEWAY],
+    {
+      ...process.env,
+      PORT: '3811',
+      DATABASE_URL: DB_URL,
+      REDIS_URL,
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY: LOCAL_S3_CREDENTIALS.accessKey,
+      S3_SECRET_KEY: LOCAL_S3_CREDENTIALS.secretKey,
+      S3_BUCKET: 'ppfile-bench',
+      // The plans' per-minute limits would stop a load test within a second; the limiter still runs.
+      RATE_LIMIT_SCALE: '100000',
+      NODE_ENV: 'production',
+    },
+    'gateway listening',
+  );
+  const bare = await startChild([__filename, 'bare', '3812'], process.env, null);
+
+  const body = JSON.stringify(benchBody());
+  const json = { 'content-type': 'application/json' };
+  try {
+    const b = await load('http://127.0.0.1:3812/bare', json, body);
+    const g = await load('http://127.0.0.1:3811/v1/declarations/validate', { ...json, authorization: `Bearer ${key}` }, body);
+    const bad = g.non2xx + g.errors;
+    const line = (label: string, r: autocannon.Result) =>
+      `${label.padEnd(52)} ${r.requests.average.toFixed(0).padStart(6)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms   (${r.requests.total} requests, non-2xx ${r.non2xx}, errors ${r.errors})`;
+    const ratio = g.requests.average / b.requests.average;
+    console.log(`ppfile HTTP benchmark — Node ${process.version}, autocannon ${CONNECTIONS} connections, ${DURATION_S} s each, 10-holder body (${body.length} bytes)`);
+    console.log(line('(1) bare Nest endpoint (express, JSON body)', b));
+    console.log(line('(2) POST /v1/declarations/validate (whole gateway)', g));
+    console.log(
+      `targets: (2)/(1) = ${(ratio * 100).toFixed(0)} % (≥ 40 %) ${ratio >= 0.4 ? 'met' : 'MISSED'}; ` +
+        `(2) p99 ${g.latency.p99} ms (≤ 30) ${g.latency.p99 <= 30 ? 'met' : 'MISSED'}` +
+        (bad ? `; WARNING: ${bad} failed requests` : ''),
+    );
+  } finally {
+    gateway.kill('SIGTERM');
+    bare.kill('SIGTERM');
+    await s3.close();
+    rmSync(s3dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: Error) => {
+  console.error(`bench failed: ${e.message}`);
+  process.exit(1);
+});
