@@ -299,6 +299,20 @@ describe('spec endpoints', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('serves the document generated from the code at /docs-json and Swagger UI at /docs', async () => {
+    const doc = await request(gw.http).get('/docs-json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(['/v1/declarations/validate', '/v1/files/generate', '/v1/files/validate', '/v1/files/{id}', '/v1/files/{id}/download', '/v1/spec']),
+    );
+    const ui = await request(gw.http).get('/docs');
+    expect(ui.status).toBe(200);
+    expect(ui.text).toContain('swagger');
+  });
+});
+
 describe('rate limits (429)', () => {
   it('per key and organization per minute, with Retry-After and the tighter remaining count', async () => {
     const org = await gw.organization('free');
