@@ -43,7 +43,9 @@ export interface Gateway {
  * The gateway against real services: the machine's PostgreSQL (a fresh database), Redis, and an
  * S3 endpoint on loopback (s3rver) reached through the production client. No mocks.
  */
-export async function startGateway(overrides: Partial<GatewayConfig> = {}): Promise<Gateway> {
+export async function startGateway(
+  overrides: Partial<Omit<GatewayConfig, 'queue'>> & { queue?: Partial<GatewayConfig['queue']> } = {},
+): Promise<Gateway> {
   const db = await createTestDatabase();
   const s3dir = mkdtempSync(path.join(tmpdir(), 'ppfile-e2e-s3-'));
   const s3 = await startLocalS3({ directory: s3dir });
@@ -64,6 +66,14 @@ export async function startGateway(overrides: Partial<GatewayConfig> = {}): Prom
     rateLimitScale: 1,
     authCacheSeconds: 0,
     ...overrides,
+    queue: {
+      generateThresholdRows: 2000,
+      validateThresholdBytes: 2 * 1024 * 1024,
+      waitSeconds: 60,
+      // A prefix of its own: a test run never meets another run's (or a local instance's) jobs.
+      prefix: `test-${db.name}`,
+      ...overrides.queue,
+    },
   };
   const clock = new TestClock();
   const app = await createGatewayApp(config, { clock });
@@ -85,10 +95,11 @@ export async function startGateway(overrides: Partial<GatewayConfig> = {}): Prom
     async close() {
       await app.close();
       await prisma.$disconnect();
-      await redis.quit();
       await s3.close().catch(() => undefined);
       rmSync(s3dir, { recursive: true, force: true });
       await db.drop();
+      await removeKeys(redis, `${config.queue.prefix}:*`);
+      await redis.quit();
     },
     async organization(plan, name = `org ${plan}`) {
       const org = await stores.organizations.createOrganization({ name, plan });
@@ -119,4 +130,14 @@ export function captureOutput(): { text(): string; stop(): void } {
       process.stderr.write = err;
     },
   };
+}
+
+/** Deletes the keys a test run left (its own queue prefix), without touching anyone else's. */
+async function removeKeys(redis: Redis, pattern: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
 }

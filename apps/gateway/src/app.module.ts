@@ -2,6 +2,7 @@ import { Module, RequestMethod, type DynamicModule, type MiddlewareConsumer, typ
 import { APP_FILTER } from '@nestjs/core';
 import type { Redis } from 'ioredis';
 import { createPrismaClient, createStores, type PrismaClient } from '@ppfile/db';
+import { PayloadStore } from '@ppfile/jobs';
 import { ObjectStorage } from '@ppfile/storage';
 import { ApiKeyMiddleware } from './auth/api-key.middleware';
 import { ApiExceptionFilter } from './common/api-exception.filter';
@@ -15,8 +16,9 @@ import { multipartOnly } from './files/multipart-type.middleware';
 import { Sweeper } from './files/sweeper';
 import { HealthController } from './health/health.controller';
 import { Clock, SystemClock } from './infra/clock';
+import { JobQueue } from './infra/job-queue';
 import { createRedis } from './infra/redis';
-import { ReferenceData } from './infra/reference-data';
+import { ReferenceDirectory } from '@ppfile/refdata';
 import { Resources } from './infra/resources';
 import { CONFIG, PRISMA, REDIS, STORAGE, STORES } from './infra/tokens';
 import { Quota } from './limits/quota';
@@ -43,7 +45,8 @@ export class AppModule implements NestModule {
         { provide: REDIS, useFactory: () => createRedis(config.redisUrl) },
         { provide: RateLimiter, useFactory: (redis: Redis) => new RateLimiter(redis, () => clock.now().getTime()), inject: [REDIS] },
         { provide: STORAGE, useFactory: () => new ObjectStorage(config.s3) },
-        { provide: ReferenceData, useFactory: () => new ReferenceData(config.referenceDataDir) },
+        { provide: ReferenceDirectory, useFactory: () => new ReferenceDirectory(config.referenceDataDir) },
+        { provide: JobQueue, useFactory: (redis: Redis) => new JobQueue(config.redisUrl, config.queue.prefix, new PayloadStore(redis)), inject: [REDIS] },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         Quota,
         FilesService,

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { DEFAULT_QUEUE_PREFIX } from '@ppfile/jobs';
 
 /**
  * The gateway's environment (API.md §13), validated once at boot. Nothing else reads process.env.
@@ -22,6 +23,17 @@ export interface GatewayConfig {
   rateLimitScale: number;
   /** How long an authenticated key is remembered in-process (0: a lookup per request); bounds revocation delay. */
   authCacheSeconds: number;
+  /** Hand-off of large work to the workers (API.md §8). */
+  queue: {
+    /** Stored generations of more rows than this go through the queue (GENERATE_QUEUE_THRESHOLD_ROWS). */
+    generateThresholdRows: number;
+    /** Uploads of more bytes than this are validated by a worker (VALIDATE_QUEUE_THRESHOLD_BYTES). */
+    validateThresholdBytes: number;
+    /** How long a synchronous request waits for its job before answering 202 (QUEUE_WAIT_SECONDS). */
+    waitSeconds: number;
+    /** BullMQ key prefix (QUEUE_PREFIX), the same for the gateway and its workers. */
+    prefix: string;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -60,6 +72,12 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     sweepIntervalSeconds: int('SWEEP_INTERVAL_SECONDS', 60, 0, 86400),
     rateLimitScale: int('RATE_LIMIT_SCALE', 1, 1, 1_000_000),
     authCacheSeconds: int('AUTH_CACHE_SECONDS', 5, 0, 300),
+    queue: {
+      generateThresholdRows: int('GENERATE_QUEUE_THRESHOLD_ROWS', 2000, 0, 1_000_000),
+      validateThresholdBytes: int('VALIDATE_QUEUE_THRESHOLD_BYTES', 2 * 1024 * 1024, 0, 100 * 1024 * 1024),
+      waitSeconds: int('QUEUE_WAIT_SECONDS', 120, 1, 3600),
+      prefix: env.QUEUE_PREFIX || DEFAULT_QUEUE_PREFIX,
+    },
   };
   if (problems.length) throw new ConfigError(`invalid environment: ${problems.join('; ')}`);
   return config;

@@ -1,16 +1,19 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { ConfigError, loadWorkerConfig } from './config';
 import { WorkerModule } from './worker.module';
 
-/** A Nest application context (no HTTP API). It has no processor yet: it starts, and stops on SIGTERM. */
+/** A Nest application context (no HTTP API) running the queue's processors until SIGTERM. */
 async function bootstrap(): Promise<void> {
-  const app = await NestFactory.createApplicationContext(WorkerModule);
+  const config = loadWorkerConfig();
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config));
   app.enableShutdownHooks();
-  new Logger('worker').log('ppfile worker started (no queue processors yet)');
-  // Keep the process alive until a signal arrives; enableShutdownHooks closes the context.
-  const keepAlive = setInterval(() => undefined, 1 << 30);
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => clearInterval(keepAlive));
+  new Logger('worker').log('ppfile worker started');
 }
 
-void bootstrap();
+bootstrap().catch((e: Error) => {
+  if (e instanceof ConfigError) console.error(`ppfile worker: ${e.message}`);
+  else console.error(`ppfile worker: failed to start: ${e.name}: ${e.message}`);
+  process.exit(1);
+});

@@ -14,3 +14,4 @@ export { versionFromFileName } from './source-version';
 export { detectDelimiter, parseCsv, type Delimiter } from './csv-text';
 export { decodeText } from './text-decode';
 export { readListFile, parseListFile, serializeListFile } from './list-file';
+export { ReferenceDirectory } from './reference-directory';

@@ -179,8 +179,14 @@ export interface GenerateResponseMeta {
   download_url: string | null;
 }
 
+/** What the generate response says of a file: a GeneratedFile, or the summary a worker sends back. */
+export type FileSummary = Pick<
+  GeneratedFile,
+  'spec_version' | 'rows' | 'declarations' | 'filename' | 'sha256' | 'warning_count' | 'warnings' | 'normalization_count' | 'normalizations'
+> & { content?: Buffer | null };
+
 /** The generate response of SERVICE.md §2.3, with `content` when the file is not stored. */
-export function generateResponseBody(file: GeneratedFile, meta: GenerateResponseMeta): Record<string, unknown> {
+export function generateResponseBody(file: FileSummary, meta: GenerateResponseMeta): Record<string, unknown> {
   const body: Record<string, unknown> = {
     success: true,
     file_id: meta.file_id,
@@ -198,7 +204,7 @@ export function generateResponseBody(file: GeneratedFile, meta: GenerateResponse
     normalization_count: file.normalization_count,
     normalizations: file.normalizations,
   };
-  if (!meta.stored) body.content = file.content.toString('utf8');
+  if (!meta.stored && file.content) body.content = file.content.toString('utf8');
   return body;
 }
 

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CURRENT_SPEC_VERSION, findSpec, parisDay, validateDeclarations, type DeclarationValidationResponse } from '@ppfile/rules';
 import type { GatewayRequest } from '../common/request-context';
 import { Clock } from '../infra/clock';
-import { ReferenceData } from '../infra/reference-data';
+import { ReferenceDirectory } from '@ppfile/refdata';
 import { rowLimit } from '../limits/row-limit';
 import { DECLARATION_BODY_SCHEMA } from './declaration-body.schema';
 
@@ -12,7 +12,7 @@ import { DECLARATION_BODY_SCHEMA } from './declaration-body.schema';
 @Controller('v1/declarations')
 export class DeclarationsController {
   constructor(
-    @Inject(ReferenceData) private readonly references: ReferenceData,
+    @Inject(ReferenceDirectory) private readonly references: ReferenceDirectory,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 

@@ -20,6 +20,7 @@ export class FilesController {
   @Post('generate')
   @ApiOperation({ summary: 'Generate an official CSV file from a declaration body; 1 unit per holder (live keys)' })
   @ApiHeader({ name: 'Idempotency-Key', required: false })
+  @ApiHeader({ name: 'Prefer', required: false, description: 'respond-async: answer 202 at once for large requests' })
   @ApiBody({ schema: DECLARATION_BODY_SCHEMA })
   async generate(
     @Req() req: GatewayRequest,
@@ -32,8 +33,11 @@ export class FilesController {
         fields: [{ field: 'Idempotency-Key', message: '1 to 255 printable ASCII characters' }],
       });
     }
-    const reply = await this.files.generate(req.principal!, req.lang, body, idempotencyKey);
+    const respondAsync = /(^|[,;\s])respond-async\b/i.test(req.header('prefer') ?? '');
+    const reply = await this.files.generate(req.principal!, req.lang, body, idempotencyKey, { requestId: req.requestId, respondAsync });
     if (reply.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    if (reply.location) res.setHeader('Location', reply.location);
+    if (respondAsync && reply.status === 202) res.setHeader('Preference-Applied', 'respond-async');
     res.status(reply.status);
     return reply.body;
   }

@@ -1,15 +1,28 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Prisma } from '@ppfile/db';
-import { newFileId, type Stores } from '@ppfile/db';
+import { newFileId, type Prisma, type Stores } from '@ppfile/db';
+import {
+  failGeneration,
+  generateInMemory,
+  objectKeyOf,
+  outcomeOf,
+  sweepExpired,
+  type GenerationContext,
+  type GenerationOutcome,
+  type ProducedOutcome,
+} from '@ppfile/jobs';
 import {
   createCsvValidator,
-  generateFromRequest,
+  generatedFileName,
   generateResponseBody,
   parisDay,
   parseRequest,
+  RequestError,
+  requestErrorMessage,
+  type DeclarationRequest,
   type FileValidationResponse,
-  type GeneratedFile,
   type Lang,
+  type RequestErrorCode,
 } from '@ppfile/rules';
 import type { ObjectStorage } from '@ppfile/storage';
 import { ApiError } from '../common/api-error';
@@ -17,7 +30,8 @@ import type { Principal } from '../common/request-context';
 import type { GatewayConfig } from '../config';
 import { specVersionOf } from '../declarations/declarations.controller';
 import { Clock } from '../infra/clock';
-import { ReferenceData } from '../infra/reference-data';
+import { JobQueue } from '../infra/job-queue';
+import { ReferenceDirectory } from '@ppfile/refdata';
 import { CONFIG, STORAGE, STORES } from '../infra/tokens';
 import { Quota } from '../limits/quota';
 import { rowLimit } from '../limits/row-limit';
@@ -28,6 +42,20 @@ export interface Reply {
   status: number;
   body: Record<string, unknown>;
   replayed: boolean;
+  /** For 202: where the file's status is read. */
+  location?: string;
+}
+
+export interface CallOptions {
+  requestId: string;
+  /** `Prefer: respond-async` (API.md §8). */
+  respondAsync: boolean;
+}
+
+/** The error a failed file record holds (API.md §7), as a request error to answer with. */
+function failedError(stored: unknown): RequestError {
+  const e = (stored as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | null)?.error;
+  return new RequestError((e?.code ?? 'INTERNAL_ERROR') as RequestErrorCode, e?.message ?? 'failed', e?.details);
 }
 
 export interface UploadFields {
@@ -47,18 +75,28 @@ export class FilesService {
     @Inject(STORES) private readonly stores: Stores,
     @Inject(STORAGE) private readonly storage: ObjectStorage,
     @Inject(CONFIG) private readonly config: GatewayConfig,
-    @Inject(ReferenceData) private readonly references: ReferenceData,
+    @Inject(ReferenceDirectory) private readonly references: ReferenceDirectory,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(Quota) private readonly quota: Quota,
-  ) {}
+    @Inject(JobQueue) private readonly queue: JobQueue,
+  ) {
+    this.generation = {
+      stores,
+      storage,
+      references: (version) => references.lists(version),
+      now: () => clock.now(),
+    };
+  }
+
+  private readonly generation: GenerationContext;
 
   /**
    * POST /v1/files/generate (SERVICE.md §4.2). With an Idempotency-Key the first request claims the
    * key and its reply is kept; a retry with the same body gets that reply, counted once.
    */
-  async generate(principal: Principal, lang: Lang, body: unknown, idempotencyKey: string | undefined): Promise<Reply> {
+  async generate(principal: Principal, lang: Lang, body: unknown, idempotencyKey: string | undefined, call: CallOptions): Promise<Reply> {
     const request = parseRequest(body, { lang, maxRows: rowLimit(principal) });
-    if (idempotencyKey === undefined) return this.produce(principal, lang, request);
+    if (idempotencyKey === undefined) return this.produce(principal, lang, request, body, call);
 
     const hash = bodyHash(body);
     const begun = await this.stores.idempotency.beginIdempotent(principal.keyId, idempotencyKey, hash, this.clock.now());
@@ -71,7 +109,7 @@ export class FilesService {
         return { status: begun.status, body: this.replay(begun.body as Record<string, unknown>, request, lang), replayed: true };
     }
     try {
-      const reply = await this.produce(principal, lang, request);
+      const reply = await this.produce(principal, lang, request, body, call);
       // The CSV itself is never kept for replay (store: false means written nowhere).
       const kept = { ...reply.body };
       delete kept.content;
@@ -90,41 +128,43 @@ export class FilesService {
     }
   }
 
-  /** Produces the file: units reserved first, kept only once the file exists (stored or returned). */
-  private async produce(principal: Principal, lang: Lang, request: ReturnType<typeof parseRequest>): Promise<Reply> {
+  /**
+   * Produces the file: units reserved first, kept only once the file exists. Small requests are
+   * produced here; large ones (stored files over the threshold) by a worker, through the queue, the
+   * same code either way (libs/jobs). `store: false` always stays here: its bytes come back in the
+   * answer, and must not travel through Redis.
+   */
+  private async produce(
+    principal: Principal,
+    lang: Lang,
+    request: DeclarationRequest,
+    body: unknown,
+    call: CallOptions,
+  ): Promise<Reply> {
     const now = this.clock.now();
     const reservation = await this.quota.reserve(principal, request.rowCount);
     let kept = 0;
     try {
-      const file = generateFromRequest(request, {
-        refs: this.references.lists(request.spec.version),
-        today: parisDay(now),
-        generationDay: parisDay(now),
-        lang,
-      });
+      if (request.options.store && request.rowCount > this.config.queue.generateThresholdRows) {
+        const reply = await this.produceByWorker(principal, lang, request, body, call, now, reservation.units);
+        // From the record's creation on, its units are the worker's to keep or give back.
+        kept = reservation.units;
+        return reply;
+      }
+      const file = generateInMemory(this.generation, request, lang, now);
       const fileId = newFileId();
       const stored = file.options.store;
       const expiresAt = stored ? new Date(now.getTime() + file.options.retention_hours * 3600_000) : null;
-      const objectKey = stored ? `files/${fileId}.csv` : null;
+      const objectKey = stored ? objectKeyOf(fileId) : null;
       if (objectKey) await this.storage.put(objectKey, file.content, CSV_TYPE);
       try {
         await this.stores.files.createFileRecord({
-          id: fileId,
-          organizationId: principal.organization.id,
-          apiKeyId: principal.keyId,
-          mode: principal.mode,
+          ...this.recordOf(principal, request, fileId, file.filename, reservation.units, now),
           status: stored ? 'available' : 'not_stored',
-          type: file.type,
-          declarant: file.declarant,
-          specVersion: file.spec_version,
-          filename: file.filename,
           sha256: file.sha256,
           rows: file.rows,
           declarations: file.declarations,
-          stored,
           objectKey,
-          units: reservation.units,
-          createdAt: now,
           expiresAt,
         });
       } catch (e) {
@@ -133,34 +173,99 @@ export class FilesService {
         throw e;
       }
       kept = reservation.units;
-      return { status: 200, body: this.responseBody(file, fileId, principal, expiresAt), replayed: false };
+      return { status: 200, body: this.responseBody(outcomeOf(file, expiresAt), fileId, file.filename, principal, file.content), replayed: false };
     } finally {
       await this.quota.settle(reservation, kept);
     }
   }
 
-  private responseBody(file: GeneratedFile, fileId: string, principal: Principal, expiresAt: Date | null): Record<string, unknown> {
-    return generateResponseBody(file, {
-      file_id: fileId,
-      mode: principal.mode,
-      stored: file.options.store,
-      expires_at: expiresAt ? expiresAt.toISOString() : null,
-      download_url: file.options.store ? downloadUrl(this.config.publicBaseUrl, fileId) : null,
+  private async produceByWorker(
+    principal: Principal,
+    lang: Lang,
+    request: DeclarationRequest,
+    body: unknown,
+    call: CallOptions,
+    now: Date,
+    units: number,
+  ): Promise<Reply> {
+    const fileId = newFileId();
+    const filename = generatedFileName(request.type, parisDay(now), randomBytes(4).toString('hex'));
+    const record = await this.stores.files.createFileRecord({
+      ...this.recordOf(principal, request, fileId, filename, units, now),
+      status: 'processing',
+      rows: request.rowCount,
+      declarations: request.declarations.length,
     });
+    let job;
+    try {
+      job = await this.queue.enqueueGenerate({ fileId, lang, requestId: call.requestId }, JSON.stringify(body));
+    } catch (e) {
+      const error = { code: 'SERVICE_UNAVAILABLE', message: requestErrorMessage('SERVICE_UNAVAILABLE', lang, {}), details: {}, request_id: call.requestId };
+      await failGeneration(this.generation, record, { error }).catch(() => undefined);
+      throw e;
+    }
+    if (call.respondAsync) {
+      return { status: 202, body: { file_id: fileId, status: 'processing' }, replayed: false, location: `/v1/files/${fileId}` };
+    }
+    let outcome: GenerationOutcome;
+    try {
+      outcome = await this.queue.waitGenerate(job, this.config.queue.waitSeconds * 1000);
+    } catch (e) {
+      const current = await this.stores.files.getFileRecord(fileId);
+      if (current?.status === 'failed') throw failedError(current.error);
+      if (current?.status === 'processing') {
+        // Still running past the wait: answer as the asynchronous mode would.
+        return { status: 202, body: { file_id: fileId, status: 'processing' }, replayed: false, location: `/v1/files/${fileId}` };
+      }
+      throw e;
+    }
+    if (outcome.status === 'failed') throw new RequestError(outcome.error.code as RequestErrorCode, outcome.error.message, outcome.error.details);
+    return { status: 200, body: this.responseBody(outcome, fileId, filename, principal, null), replayed: false };
+  }
+
+  private recordOf(principal: Principal, request: DeclarationRequest, id: string, filename: string, units: number, now: Date) {
+    return {
+      id,
+      organizationId: principal.organization.id,
+      apiKeyId: principal.keyId,
+      mode: principal.mode,
+      type: request.type,
+      declarant: request.declarant,
+      specVersion: request.spec.version,
+      filename,
+      stored: request.options.store,
+      units,
+      createdAt: now,
+    };
+  }
+
+  private responseBody(
+    outcome: ProducedOutcome,
+    fileId: string,
+    filename: string,
+    principal: Principal,
+    content: Buffer | null,
+  ): Record<string, unknown> {
+    const stored = outcome.status === 'available';
+    return generateResponseBody(
+      { ...outcome, filename, content },
+      {
+        file_id: fileId,
+        mode: principal.mode,
+        stored,
+        expires_at: outcome.expires_at,
+        download_url: stored ? downloadUrl(this.config.publicBaseUrl, fileId) : null,
+      },
+    );
   }
 
   /**
    * A replayed reply. The content of a `store: false` file is never kept anywhere: it is produced
    * again from the retried body (the same body, by the idempotency check), and must hash the same.
    */
-  private replay(stored: Record<string, unknown>, request: ReturnType<typeof parseRequest>, lang: Lang): Record<string, unknown> {
+  private replay(stored: Record<string, unknown>, request: DeclarationRequest, lang: Lang): Record<string, unknown> {
     if (stored.stored !== false || typeof stored.sha256 !== 'string') return stored;
-    const now = this.clock.now();
-    const file = generateFromRequest(request, {
-      refs: this.references.lists(request.spec.version),
-      today: parisDay(now),
-      lang,
-    });
+    const file = generateInMemory(this.generation, request, lang, this.clock.now());
     if (file.sha256 !== stored.sha256) throw new Error('replayed content differs from the original');
     return { ...stored, content: file.content.toString('utf8') };
   }
@@ -218,14 +323,32 @@ export class FilesService {
       { refs: this.references.lists(version), today: parisDay(this.clock.now()), lang, maxRows: rowLimit(principal) },
     );
     const lines = countDataLines(upload!.buffer);
-    if (lines > rowLimit(principal)) {
-      throw new ApiError('LINE_LIMIT_EXCEEDED', { limit: rowLimit(principal) }, { limit: rowLimit(principal), rows: lines });
-    }
+    const limit = rowLimit(principal);
+    if (lines > limit) throw new ApiError('LINE_LIMIT_EXCEEDED', { limit }, { limit, rows: lines });
     const reservation = await this.quota.reserve(principal, lines);
     let kept = 0;
     try {
-      validator.write(upload!.buffer);
-      const result = validator.end();
+      let result: FileValidationResponse;
+      if (upload!.buffer.length > this.config.queue.validateThresholdBytes) {
+        result = await this.queue.validateFile(
+          {
+            payloadKey: `validate:${randomBytes(16).toString('hex')}`,
+            type: fields.type ?? '',
+            declarant: fields.declarant ?? '',
+            spec_version: fields.spec_version,
+            strict_references: strict !== 'false',
+            filename: upload!.originalname,
+            lang,
+            maxRows: limit,
+            today: parisDay(this.clock.now()),
+          },
+          upload!.buffer,
+          this.config.queue.waitSeconds * 1000,
+        );
+      } else {
+        validator.write(upload!.buffer);
+        result = validator.end();
+      }
       kept = result.file_rejected ? 0 : result.rows_total;
       return result;
     } finally {
@@ -233,16 +356,9 @@ export class FilesService {
     }
   }
 
-  /** Deletes expired objects and marks their records expired (SERVICE.md §3); safe to run twice. */
+  /** Deletes expired objects and marks their records expired (the workers also run it periodically). */
   async sweep(limit = 200): Promise<number> {
-    const now = this.clock.now();
-    const expired = await this.stores.files.listExpired(now, limit);
-    let done = 0;
-    for (const record of expired) {
-      if (record.objectKey) await this.storage.remove(record.objectKey);
-      if (await this.stores.files.markExpired(record.id)) done++;
-    }
-    await this.stores.idempotency.purgeExpired(now);
+    const done = await sweepExpired(this.generation, limit);
     if (done) this.logger.log(`swept ${done} expired file(s)`);
     return done;
   }

@@ -10,12 +10,12 @@ import {
   type ReferenceListName,
 } from '@ppfile/rules';
 import { ApiError } from '../common/api-error';
-import { ReferenceData } from '../infra/reference-data';
+import { ReferenceDirectory } from '@ppfile/refdata';
 
 @ApiTags('spec')
 @Controller('v1/spec')
 export class SpecController {
-  constructor(@Inject(ReferenceData) private readonly referenceData: ReferenceData) {}
+  constructor(@Inject(ReferenceDirectory) private readonly referenceData: ReferenceDirectory) {}
 
   @Get()
   @ApiOperation({ summary: 'Format versions (API.md §9)' })

@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import { PayloadStore, type ValidateFileJobData } from '@ppfile/jobs';
+import { createCsvValidator, type FileValidationResponse } from '@ppfile/rules';
+import { ReferenceDirectory } from '@ppfile/refdata';
+import type { Processor } from './processor';
+
+/** `validate-file`: large uploads, read from Redis (never from disk), validated by the same rules. */
+@Injectable()
+export class ValidateFileProcessor implements Processor<'validate-file'> {
+  readonly name = 'validate-file' as const;
+
+  constructor(
+    @Inject(PayloadStore) private readonly payloads: PayloadStore,
+    @Inject(ReferenceDirectory) private readonly references: ReferenceDirectory,
+  ) {}
+
+  async process(job: Job<ValidateFileJobData>): Promise<FileValidationResponse> {
+    const d = job.data;
+    const content = await this.payloads.get(d.payloadKey);
+    if (!content) throw new Error('the uploaded file of this job is gone (expired or already done)');
+    const validator = createCsvValidator(
+      { type: d.type, declarant: d.declarant, spec_version: d.spec_version, strict_references: d.strict_references, filename: d.filename },
+      { refs: this.references.lists(d.spec_version ?? '2026-02'), today: d.today, lang: d.lang, maxRows: d.maxRows },
+    );
+    // Chunks of 1 MiB with a pause between them: the event loop stays free to renew the job's lock.
+    for (let offset = 0; offset < content.length; offset += 1 << 20) {
+      validator.write(content.subarray(offset, offset + (1 << 20)));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const result = validator.end();
+    await this.payloads.remove(d.payloadKey);
+    return result;
+  }
+}

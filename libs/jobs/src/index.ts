@@ -1,0 +1,3 @@
+export * from './queue';
+export * from './payloads';
+export * from './generation';

@@ -1,0 +1,20 @@
+import type { ReferenceLists } from '@ppfile/rules/references';
+import { CURRENT_SPEC_VERSION } from '@ppfile/rules/spec';
+import { loadReferenceLists } from './load';
+import { shippedReferenceDir } from './shipped-dir';
+
+/**
+ * The reference directory of a process (PPFILE_REFERENCE_DATA, or the shipped one), resolved once:
+ * finding the shipped directory walks the file system. Lists are cached by loadReferenceLists.
+ */
+export class ReferenceDirectory {
+  readonly dir: string;
+
+  constructor(dir: string | null) {
+    this.dir = dir ?? shippedReferenceDir(CURRENT_SPEC_VERSION);
+  }
+
+  lists(specVersion: string): ReferenceLists {
+    return loadReferenceLists(this.dir, specVersion);
+  }
+}

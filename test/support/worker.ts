@@ -1,0 +1,89 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { WorkerConfig } from '../../apps/worker/src/config';
+import { WorkerModule } from '../../apps/worker/src/worker.module';
+import type { Gateway } from './gateway';
+
+const ROOT = path.resolve(__dirname, '../..');
+export const WORKER_MAIN = path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js');
+
+/** The worker's configuration matching a test gateway (same database, Redis and bucket). */
+export function workerConfigFor(gw: Gateway, overrides: Partial<WorkerConfig> = {}): WorkerConfig {
+  return {
+    databaseUrl: gw.config.databaseUrl,
+    redisUrl: gw.config.redisUrl,
+    s3: gw.config.s3,
+    referenceDataDir: null,
+    databasePoolMax: 4,
+    concurrency: 1,
+    sweepIntervalSeconds: 0,
+    lockSeconds: 4,
+    queuePrefix: gw.config.queue.prefix,
+    ...overrides,
+  };
+}
+
+/** A worker in this process (the same module as `npm run start:worker`). */
+export async function startWorker(config: WorkerConfig): Promise<INestApplicationContext> {
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: ['error', 'warn'] });
+  await app.init();
+  return app;
+}
+
+/** Environment variables of a worker process for this configuration. */
+export function workerEnv(config: WorkerConfig): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: config.databaseUrl,
+    REDIS_URL: config.redisUrl,
+    S3_ENDPOINT: config.s3.endpoint,
+    S3_ACCESS_KEY: config.s3.accessKey,
+    S3_SECRET_KEY: config.s3.secretKey,
+    S3_BUCKET: config.s3.bucket,
+    WORKER_CONCURRENCY: String(config.concurrency),
+    SWEEP_INTERVAL_SECONDS: String(config.sweepIntervalSeconds),
+    WORKER_LOCK_SECONDS: String(config.lockSeconds),
+    QUEUE_PREFIX: config.queuePrefix,
+  };
+}
+
+/** A worker as a separate process, as operators run it (so that a test can SIGKILL it). */
+export function spawnWorker(config: WorkerConfig): Promise<ChildProcess> {
+  buildWorkerIfStale();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [WORKER_MAIN], { env: workerEnv(config), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`worker did not start: ${out}`)), 30_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('processing queue')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
+  });
+}
+
+function newest(dir: string): number {
+  let t = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'generated') t = Math.max(t, newest(p));
+    } else if (entry.name.endsWith('.ts')) t = Math.max(t, statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+function buildWorkerIfStale(): void {
+  const sources = Math.max(newest(path.join(ROOT, 'apps/worker/src')), newest(path.join(ROOT, 'libs')));
+  if (existsSync(WORKER_MAIN) && statSync(WORKER_MAIN).mtimeMs >= sources) return;
+  const r = spawnSync('npx', ['nest', 'build', 'worker'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`nest build worker failed: ${r.stdout}${r.stderr}`);
+}

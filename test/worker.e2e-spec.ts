@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import type { INestApplicationContext } from '@nestjs/common';
+import request from 'supertest';
+import { Queue } from 'bullmq';
+import { monthOf } from '@ppfile/db';
+import { bullConnection, QUEUE_NAME } from '@ppfile/jobs';
+import { generateFile, validateCsv } from '@ppfile/rules';
+import { validBody } from '@ppfile/rules/testing/fixtures';
+import { ReferenceDirectory } from '@ppfile/refdata';
+import { startGateway, type Gateway } from './support/gateway';
+import { spawnWorker, startWorker, workerConfigFor } from './support/worker';
+
+/**
+ * Large requests through BullMQ (API.md §8) against real Redis, PostgreSQL and S3: the gateway
+ * hands generations of more than 20 rows and uploads of more than 4 kB to the workers here.
+ */
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+let gw: Gateway;
+let worker: INestApplicationContext | null = null;
+let queue: Queue;
+
+beforeAll(async () => {
+  gw = await startGateway({ queue: { generateThresholdRows: 20, validateThresholdBytes: 4096 } });
+  queue = new Queue(QUEUE_NAME, { connection: bullConnection(gw.config.redisUrl), prefix: gw.config.queue.prefix });
+}, 60_000);
+afterAll(async () => {
+  await worker?.close();
+  await queue?.close();
+  await gw?.close();
+});
+
+async function withWorker(): Promise<void> {
+  if (!worker) worker = await startWorker(workerConfigFor(gw));
+}
+
+function body(holders: number, offset = 0): Json {
+  const b = validBody('adf', 'training_organization', holders) as Json;
+  b.declarations[0].id = `SESSION-${offset}`;
+  b.declarations[0].holders.forEach((h: Json, i: number) => {
+    const n = offset + i;
+    h.nir = `2${String(60 + (n % 40)).padStart(2, '0')}${String(1 + (n % 12)).padStart(2, '0')}75${String(100 + (n % 800)).padStart(3, '0')}${String(1 + (n % 998)).padStart(3, '0')}`;
+    h.unique_id = `W-${n}`;
+  });
+  return b;
+}
+
+async function usage(orgId: string): Promise<number> {
+  return (await gw.stores.usage.getUsage(orgId, monthOf(gw.clock.now()))).used;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('hand-off to the workers', () => {
+  beforeAll(withWorker, 30_000);
+
+  it('a large generation through the queue answers like the in-process path, byte for byte', async () => {
+    const org = await gw.organization('pro');
+    const b = body(60);
+    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(b);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, rows: 60, declarations: 1, stored: true, mode: 'live' });
+    // The same body through the rules in this process.
+    const refs = new ReferenceDirectory(null).lists('2026-02');
+    const local = generateFile(b, { refs, today: Number(res.body.filename.slice(11, 19)), generationDay: 20261122 });
+    expect(res.body.sha256).toBe(local.sha256);
+    expect(res.body.warnings).toEqual(local.warnings);
+    expect(res.body.normalizations).toEqual(local.normalizations);
+    expect(res.body.normalization_count).toBe(local.normalization_count);
+    const dl = await request(gw.http).get(`/v1/files/${res.body.file_id}/download`).set(bearer(org.live)).buffer(true);
+    expect(createHash('sha256').update(Buffer.from(dl.text, 'utf8')).digest('hex')).toBe(local.sha256);
+    expect(Buffer.from(dl.text, 'utf8').equals(local.content)).toBe(true);
+    expect(await usage(org.id)).toBe(60);
+    // The payload is gone from Redis once the job is done.
+    expect(await gw.redis.exists(`ppfile:payload:generate:${res.body.file_id}`)).toBe(0);
+  });
+
+  it('a large upload is validated by a worker with the same answer as in process', async () => {
+    const before = new Set(await gw.redis.keys('ppfile:payload:validate:*'));
+    const org = await gw.organization('pro');
+    const gen = await request(gw.http).post('/v1/files/generate').set(bearer(org.test)).send({ ...body(40), options: { store: false } });
+    const csv = Buffer.from(gen.body.content, 'utf8');
+    expect(csv.length).toBeGreaterThan(4096);
+    const res = await request(gw.http)
+      .post('/v1/files/validate')
+      .set(bearer(org.live))
+      .field('type', 'adf')
+      .field('declarant', 'training_organization')
+      .attach('file', csv, gen.body.filename);
+    expect(res.status).toBe(200);
+    const refs = new ReferenceDirectory(null).lists('2026-02');
+    const local = validateCsv(csv, { type: 'adf', declarant: 'training_organization', filename: gen.body.filename }, { refs });
+    expect(res.body).toEqual(JSON.parse(JSON.stringify(local)));
+    expect(await usage(org.id)).toBe(40);
+    expect((await gw.redis.keys('ppfile:payload:validate:*')).filter((k) => !before.has(k))).toEqual([]);
+  });
+
+  it('Prefer: respond-async answers 202 with Location; the file moves from processing to available', async () => {
+    const org = await gw.organization('pro');
+    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Prefer', 'respond-async').send(body(30));
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ file_id: expect.stringMatching(/^file_[0-9a-f]{32}$/), status: 'processing' });
+    expect(res.headers.location).toBe(`/v1/files/${res.body.file_id}`);
+    const meta = await until('available', async () => {
+      const m = await request(gw.http).get(res.headers.location).set(bearer(org.live));
+      return m.body.status === 'available' ? m.body : null;
+    });
+    expect(meta).toMatchObject({ rows: 30, stored: true, mode: 'live' });
+    const dl = await request(gw.http).get(`/v1/files/${res.body.file_id}/download`).set(bearer(org.live));
+    expect(dl.status).toBe(200);
+    expect(await usage(org.id)).toBe(30);
+  });
+
+  it('an asynchronous generation with invalid rows ends failed, with the error body, and counts nothing', async () => {
+    const org = await gw.organization('pro');
+    const b = body(30);
+    b.declarations[0].holders[4].nir = 'nonsense';
+    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Prefer', 'respond-async').send(b);
+    expect(res.status).toBe(202);
+    const meta = await until('failed', async () => {
+      const m = await request(gw.http).get(`/v1/files/${res.body.file_id}`).set(bearer(org.live));
+      return m.body.status === 'failed' ? m.body : null;
+    });
+    expect(meta.error.error.code).toBe('VALIDATION_FAILED');
+    expect(meta.error.error.details.errors[0]).toMatchObject({ row: 6, column: 'NIR', code: 'INVALID_NIR' });
+    expect(JSON.stringify(meta)).not.toContain('nonsense');
+    expect(await usage(org.id)).toBe(0);
+  });
+
+  it('synchronously, invalid rows through the queue give the same 422 as in process', async () => {
+    const org = await gw.organization('pro');
+    const b = body(30);
+    b.declarations[0].holders[2].birth_name = 'X'.repeat(31);
+    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(b);
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    expect(res.body.error.details.errors[0]).toMatchObject({ row: 4, column: 'NOM_TITULAIRE', code: 'FIELD_TOO_LONG' });
+    expect(await usage(org.id)).toBe(0);
+  });
+});
+
+describe('faults', () => {
+  const stopWorker = async () => {
+    await worker?.close();
+    worker = null;
+  };
+  // Each test chooses its workers: none may be left from the tests before.
+  beforeAll(stopWorker);
+  afterEach(stopWorker);
+
+  it('a worker SIGKILLed in the middle of a large job: another finishes it, counted once, no orphan object', async () => {
+    const org = await gw.organization('business');
+    const config = workerConfigFor(gw, { lockSeconds: 2 });
+    const victim: ChildProcess = await spawnWorker(config);
+    const b = { ...body(20_000), options: { split_large_declarations: true } };
+    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Prefer', 'respond-async').send(b);
+    expect(res.status).toBe(202);
+    const fileId: string = res.body.file_id;
+    await until('job active', async () => (await (await queue.getJob(fileId))?.getState()) === 'active', 20_000);
+    victim.kill('SIGKILL');
+    await new Promise((r) => victim.once('exit', r));
+    expect((await gw.stores.files.getFileRecord(fileId))!.status).toBe('processing');
+
+    worker = await startWorker(config);
+    const record = await until('recovered', async () => {
+      const r = await gw.stores.files.getFileRecord(fileId);
+      return r && r.status !== 'processing' ? r : null;
+    }, 40_000);
+    expect(record.status).toBe('available');
+    expect(await usage(org.id)).toBe(20_000);
+    const names: string[] = [];
+    const { Client } = await import('minio');
+    const url = new URL(gw.s3.endpoint);
+    const s3 = new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', pathStyle: true });
+    for await (const o of s3.listObjectsV2(gw.config.s3.bucket, `files/${fileId}`, true)) names.push((o as { name: string }).name);
+    expect(names).toEqual([`files/${fileId}.csv`]);
+    const local = generateFile(b, { refs: new ReferenceDirectory(null).lists('2026-02'), today: 20261122 });
+    expect(record.sha256).toBe(local.sha256);
+  }, 120_000);
+
+  it('a job that keeps failing ends failed with nothing counted and nothing stored', async () => {
+    const org = await gw.organization('pro');
+    // This worker's S3 endpoint refuses every write: each attempt fails, then the job for good.
+    worker = await startWorker(workerConfigFor(gw, { s3: { ...gw.config.s3, endpoint: 'http://127.0.0.1:9' } }));
+    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Prefer', 'respond-async').send(body(25));
+    const record = await until('failed', async () => {
+      const r = await gw.stores.files.getFileRecord(res.body.file_id);
+      return r?.status === 'failed' ? r : null;
+    }, 40_000);
+    expect(record.units).toBe(0);
+    expect(await usage(org.id)).toBe(0);
+    expect(await gw.storage.exists(`files/${res.body.file_id}.csv`)).toBe(false);
+    expect(await gw.redis.exists(`ppfile:payload:generate:${res.body.file_id}`)).toBe(0);
+    const meta = await request(gw.http).get(`/v1/files/${res.body.file_id}`).set(bearer(org.live));
+    expect(meta.body.status).toBe('failed');
+    expect(meta.body.error.error.code).toBe('INTERNAL_ERROR');
+  }, 60_000);
+});
