@@ -149,6 +149,25 @@ describe('hand-off to the workers', () => {
   });
 });
 
+describe('Bull Board (operators only)', () => {
+  it('is at /admin/queues behind operator credentials, never an API key, and read-only', async () => {
+    const org = await gw.organization('pro');
+    const none = await request(gw.http).get('/admin/queues');
+    expect(none.status).toBe(401);
+    expect(none.headers['www-authenticate']).toMatch(/^Basic/);
+    expect((await request(gw.http).get('/admin/queues').set(bearer(org.live))).status).toBe(401);
+    expect((await request(gw.http).get('/admin/queues').auth('operator', 'wrong')).status).toBe(401);
+    const page = await request(gw.http).get('/admin/queues').auth('operator', 'operator-secret');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<html');
+    const api = await request(gw.http).get('/admin/queues/api/queues').auth('operator', 'operator-secret');
+    expect(api.status).toBe(200);
+    const q = api.body.queues.find((x: Json) => x.name === QUEUE_NAME);
+    expect(q).toBeDefined();
+    expect(q.readOnlyMode).toBe(true);
+  });
+});
+
 describe('faults', () => {
   const stopWorker = async () => {
     await worker?.close();

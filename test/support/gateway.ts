@@ -60,6 +60,7 @@ export async function startGateway(
     redisUrl: REDIS_URL,
     s3: { endpoint: s3.endpoint, ...LOCAL_S3_CREDENTIALS, bucket: 'ppfile-e2e', region: 'us-east-1' },
     operator: { user: 'operator', password: 'operator-secret' },
+    bullBoardWritable: false,
     referenceDataDir: null,
     databasePoolMax: 10,
     sweepIntervalSeconds: 0,

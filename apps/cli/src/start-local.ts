@@ -1,7 +1,7 @@
 /**
  * `npm start`: ppfile on this machine with local defaults (README's first command). It applies
  * the migrations, starts a local S3 endpoint when S3_ENDPOINT is unset, creates a test organization
- * and key on the first run, then runs the gateway in the foreground until Ctrl-C / SIGTERM.
+ * and key on the first run, then runs the gateway and a worker in the foreground until Ctrl-C / SIGTERM.
  * Each missing dependency gets a one-line explanation of how to get it.
  */
 import { spawn } from 'node:child_process';
@@ -13,6 +13,7 @@ import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '@ppfile/storag
 
 const ROOT = path.resolve(__dirname, '../../../../..');
 const GATEWAY = path.join(ROOT, 'dist/apps/gateway/apps/gateway/src/main.js');
+const WORKER = path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js');
 const LOCAL_ORG_NAME = 'Local test organization';
 
 function fail(message: string): never {
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
   const redisUrl = env.REDIS_URL || 'redis://127.0.0.1:6379';
   env.DATABASE_URL = databaseUrl;
   env.REDIS_URL = redisUrl;
-  if (!existsSync(GATEWAY)) fail('the gateway is not built: run `npm run build` first.');
+  if (!existsSync(GATEWAY) || !existsSync(WORKER)) fail('the gateway or the worker is not built: run `npm run build` first.');
 
   try {
     await migrate(databaseUrl);
@@ -65,7 +66,9 @@ async function main(): Promise<void> {
   const testKey = await firstRunKey(databaseUrl);
   const base = env.PUBLIC_BASE_URL || `http://localhost:${port}`;
   const gateway = spawn(process.execPath, [GATEWAY], { env, stdio: 'inherit' });
-  const stop = (signal: NodeJS.Signals) => gateway.kill(signal);
+  const worker = spawn(process.execPath, [WORKER], { env, stdio: 'inherit' });
+  const children = [gateway, worker];
+  const stop = (signal: NodeJS.Signals) => children.forEach((c) => c.exitCode === null && c.kill(signal));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
@@ -80,10 +83,18 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-  gateway.on('exit', async (code) => {
-    await s3?.close().catch(() => undefined);
-    process.exit(code ?? 0);
-  });
+  // Either process ending ends both (SIGTERM drains them: the worker finishes its current jobs).
+  let exited = 0;
+  let status = 0;
+  for (const child of children) {
+    child.on('exit', async (code) => {
+      status ||= code ?? 0;
+      if (++exited === 1) stop('SIGTERM');
+      if (exited < children.length) return;
+      await s3?.close().catch(() => undefined);
+      process.exit(status);
+    });
+  }
 }
 
 /** On the first run (no organization at all), a free test organization and a pp_test_ key. */

@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule, type GatewayOverrides } from './app.module';
 import type { GatewayConfig } from './config';
 import { STORAGE } from './infra/tokens';
+import { mountBullBoard } from './operators/bull-board';
 import type { ObjectStorage } from '@ppfile/storage';
 
 /** Builds the gateway (used by main.ts and by the e2e tests, which inject a clock). */
@@ -27,6 +28,7 @@ export async function createGatewayApp(config: GatewayConfig, overrides: Gateway
       .build(),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  mountBullBoard(app, config);
   await app.get<ObjectStorage>(STORAGE).ensureBucket();
   return app;
 }

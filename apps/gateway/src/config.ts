@@ -11,6 +11,8 @@ export interface GatewayConfig {
   redisUrl: string;
   s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
   operator: { user: string; password: string } | null;
+  /** Bull Board may retry or remove jobs (BULL_BOARD_WRITABLE=true); read-only by default. */
+  bullBoardWritable: boolean;
   referenceDataDir: string | null;
   /** Pool size of the one Prisma client of the process. */
   databasePoolMax: number;
@@ -67,6 +69,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       region: env.S3_REGION || 'us-east-1',
     },
     operator,
+    bullBoardWritable: env.BULL_BOARD_WRITABLE === 'true',
     referenceDataDir: env.PPFILE_REFERENCE_DATA ? path.resolve(env.PPFILE_REFERENCE_DATA) : null,
     databasePoolMax: int('DATABASE_POOL_MAX', 10, 1, 200),
     sweepIntervalSeconds: int('SWEEP_INTERVAL_SECONDS', 60, 0, 86400),

@@ -51,6 +51,7 @@ export function bullConnection(redisUrl: string): {
   password?: string;
   db?: number;
   maxRetriesPerRequest: null;
+  retryStrategy: (attempt: number) => number;
 } {
   const url = new URL(redisUrl);
   const db = url.pathname.length > 1 ? Number(url.pathname.slice(1)) : undefined;
@@ -61,5 +62,7 @@ export function bullConnection(redisUrl: string): {
     password: url.password ? decodeURIComponent(url.password) : undefined,
     db: Number.isInteger(db) ? db : undefined,
     maxRetriesPerRequest: null,
+    // Reconnect within 2 s once Redis is back (BullMQ's default waits up to 20 s between attempts).
+    retryStrategy: (attempt: number) => Math.min(200 * attempt, 2000),
   };
 }

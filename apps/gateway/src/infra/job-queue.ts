@@ -24,6 +24,9 @@ export class JobQueue {
     const connection = bullConnection(redisUrl);
     this.queue = new Queue(QUEUE_NAME, { connection, prefix });
     this.events = new QueueEvents(QUEUE_NAME, { connection, prefix });
+    // While Redis is away requests answer 503 (api-exception.filter); the clients reconnect by themselves.
+    this.queue.on('error', () => undefined);
+    this.events.on('error', () => undefined);
   }
 
   get bullQueue(): Queue {
@@ -66,7 +69,14 @@ export class JobQueue {
     }
   }
 
+  /**
+   * Closes gracefully, or after 3 s by force: after Redis restarted, the blocking connection of
+   * QueueEvents may never finish its read, and shutdown must not hang on it.
+   */
   async close(): Promise<void> {
-    await Promise.allSettled([this.events.close(), this.queue.close()]);
+    const closing = Promise.allSettled([this.events.close(), this.queue.close()]);
+    const late = await Promise.race([closing.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 3000).unref())]);
+    // Not awaited: a client still waiting to reconnect disconnects when it can.
+    if (late) void Promise.allSettled([this.events.disconnect(), this.queue.disconnect()]);
   }
 }
