@@ -1,0 +1,173 @@
+/**
+ * Queue benchmark (issue: workers, deliverable 9), on this machine's PostgreSQL and Redis and a
+ * local S3 endpoint, every process separate:
+ *   (1) a 50,000-holder generation (store: true) through gateway → queue → worker → S3, versus the
+ *       same request produced in-process by a gateway whose hand-off threshold is above it;
+ *   (2) 10 large generations (20,000 holders each, Prefer: respond-async) drained by 1 worker, then
+ *       by 2 workers.
+ * Targets: queue path ≤ 3 × in-process; two workers ≤ 0.6 × one worker's time.
+ *
+ * Run: npm run bench:queue
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { createPrismaClient, createStores, migrate, type Stores } from '@ppfile/db';
+import { ROME_CODES, SIRET_A } from '@ppfile/rules/testing/fixtures';
+import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@ppfile/storage';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const GATEWAY = path.join(ROOT, 'dist/apps/gateway/apps/gateway/src/main.js');
+const WORKER = path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js');
+const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ppfile_bench';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PREFIX = `bench-${process.pid}`;
+
+function body(holders: number, seed: number): string {
+  const declarations = [];
+  for (let d = 0; d * 500 < holders; d++) {
+    const list = [];
+    for (let h = 0; h < 500 && d * 500 + h < holders; h++) {
+      const n = d * 500 + h;
+      list.push({
+        unique_id: `S${seed}-${d}-${n}`,
+        nir: `${1 + (n % 2)}${String(60 + (n % 40)).padStart(2, '0')}${String(1 + (n % 12)).padStart(2, '0')}75${String(100 + (n % 800)).padStart(3, '0')}${String(1 + (n % 998)).padStart(3, '0')}`,
+        birth_name: `NOM-${n % 997}`,
+        employer_siret: SIRET_A,
+        validity_start: '15/09/2026',
+      });
+    }
+    declarations.push({
+      id: `S${seed}-${d}`,
+      reference: `Session ${d}`,
+      transferable_skills: ROME_CODES.slice(0, 3),
+      training: { name: 'Sauveteur secouriste du travail', start_date: '14/09/2026', end_date: '15/09/2026', certifying: false, formacodes: ['42829'], nsf_codes: ['344r'] },
+      holders: list,
+    });
+  }
+  return JSON.stringify({ type: 'adf', declarant: 'training_organization', declarations });
+}
+
+function start(main: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${main} did not start: ${out.slice(-1000)}`)), 30_000);
+    const on = (d: Buffer) => {
+      out += d.toString();
+      if (ready.test(out)) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout!.on('data', on);
+    child.stderr!.on('data', on);
+  });
+}
+
+async function post(url: string, key: string, payload: string, asyncMode = false): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...(asyncMode ? { prefer: 'respond-async' } : {}) },
+    body: payload,
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function freshKey(stores: Stores, name: string): Promise<string> {
+  const org = await stores.organizations.createOrganization({ name, plan: 'business' });
+  return (await stores.apiKeys.createApiKey({ organizationId: org.id, mode: 'live' })).key;
+}
+
+async function main(): Promise<void> {
+  await migrate(DB_URL);
+  const prisma = createPrismaClient(DB_URL, { poolMax: 2 });
+  const stores = createStores(prisma);
+  const s3dir = mkdtempSync(path.join(tmpdir(), 'ppfile-qbench-s3-'));
+  const s3 = await startLocalS3({ directory: s3dir });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: DB_URL,
+    REDIS_URL,
+    S3_ENDPOINT: s3.endpoint,
+    S3_ACCESS_KEY: LOCAL_S3_CREDENTIALS.accessKey,
+    S3_SECRET_KEY: LOCAL_S3_CREDENTIALS.secretKey,
+    S3_BUCKET: 'ppfile-bench',
+    QUEUE_PREFIX: PREFIX,
+    RATE_LIMIT_SCALE: '1000',
+    SWEEP_INTERVAL_SECONDS: '0',
+  };
+  const children: ChildProcess[] = [];
+  const listening = /gateway listening/;
+  try {
+    const inProcess = await start(GATEWAY, { ...env, PORT: '3831', GENERATE_QUEUE_THRESHOLD_ROWS: '1000000' }, listening);
+    const queued = await start(GATEWAY, { ...env, PORT: '3832' }, listening);
+    children.push(inProcess, queued);
+
+    // (1) one 50,000-holder generation, each path measured 3 times (a fresh organization each: quotas).
+    const big = body(50_000, 1);
+    let worker = await start(WORKER, env, /processing queue/);
+    children.push(worker);
+    const times = { local: [] as number[], queue: [] as number[] };
+    for (let i = 0; i < 3; i++) {
+      for (const [label, port] of [['local', 3831], ['queue', 3832]] as const) {
+        const key = await freshKey(stores, `bench ${label} ${i}`);
+        const t0 = performance.now();
+        const r = await post(`http://127.0.0.1:${port}/v1/files/generate`, key, big);
+        if (r.status !== 200) throw new Error(`${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+        times[label].push(performance.now() - t0);
+      }
+    }
+    const med = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+
+    // (2) ten 20,000-holder jobs, asynchronous, drained by 1 then 2 workers.
+    const drain = async (workers: number): Promise<number> => {
+      const keys = await Promise.all(Array.from({ length: 10 }, (_, i) => freshKey(stores, `drain ${workers} ${i}`)));
+      const payloads = keys.map((_, i) => body(20_000, 100 + workers * 10 + i));
+      const t0 = performance.now();
+      const ids: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const r = await post('http://127.0.0.1:3832/v1/files/generate', keys[i]!, payloads[i]!, true);
+        if (r.status !== 202) throw new Error(`enqueue: ${r.status}`);
+        ids.push(r.body.file_id as string);
+      }
+      for (;;) {
+        const done = await prisma.fileRecord.count({ where: { id: { in: ids }, status: { not: 'PROCESSING' } } });
+        if (done === ids.length) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const failed = await prisma.fileRecord.count({ where: { id: { in: ids }, status: 'FAILED' } });
+      if (failed) throw new Error(`${failed} job(s) failed`);
+      return performance.now() - t0;
+    };
+    const one = await drain(1);
+    const second = await start(WORKER, env, /processing queue/);
+    children.push(second);
+    const two = await drain(2);
+    void worker;
+    worker = second;
+
+    const ratio1 = med(times.queue) / med(times.local);
+    const ratio2 = two / one;
+    console.log(`ppfile queue benchmark — Node ${process.version}, separate processes (gateways, workers), PostgreSQL, Redis, s3rver`);
+    console.log(`(1) 50,000 holders, in-process (gateway)       median ${med(times.local).toFixed(0)} ms  (${times.local.map((t) => t.toFixed(0)).join(', ')})`);
+    console.log(`    50,000 holders, gateway → queue → worker   median ${med(times.queue).toFixed(0)} ms  (${times.queue.map((t) => t.toFixed(0)).join(', ')})`);
+    console.log(`(2) 10 × 20,000 holders drained by 1 worker    ${one.toFixed(0)} ms`);
+    console.log(`    10 × 20,000 holders drained by 2 workers   ${two.toFixed(0)} ms`);
+    console.log(
+      `targets: queue/in-process = ${ratio1.toFixed(2)} (≤ 3) ${ratio1 <= 3 ? 'met' : 'MISSED'}; ` +
+        `2 workers / 1 worker = ${ratio2.toFixed(2)} (≤ 0.6) ${ratio2 <= 0.6 ? 'met' : 'MISSED'}`,
+    );
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    await prisma.$disconnect();
+    await s3.close();
+    rmSync(s3dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: Error) => {
+  console.error(`bench failed: ${e.message}`);
+  process.exit(1);
+});
