@@ -3,8 +3,8 @@
  * local S3 endpoint, every process separate:
  *   (1) a 50,000-holder generation (store: true) through gateway → queue → worker → S3, versus the
  *       same request produced in-process by a gateway whose hand-off threshold is above it;
- *   (2) 10 large generations (20,000 holders each, Prefer: respond-async) drained by 1 worker, then
- *       by 2 workers.
+ *   (2) 10 large generations (20,000 holders each, Prefer: respond-async), accepted while the queue
+ *       is paused, then drained by 1 worker, and by 2 workers.
  * Targets: queue path ≤ 3 × in-process; two workers ≤ 0.6 × one worker's time.
  *
  * Run: npm run bench:queue
@@ -13,7 +13,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { Queue } from 'bullmq';
 import { createPrismaClient, createStores, migrate, type Stores } from '@ppfile/db';
+import { bullConnection, QUEUE_NAME } from '@ppfile/jobs';
 import { ROME_CODES, SIRET_A } from '@ppfile/rules/testing/fixtures';
 import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@ppfile/storage';
 
@@ -122,16 +124,21 @@ async function main(): Promise<void> {
     const med = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 
     // (2) ten 20,000-holder jobs, asynchronous, drained by 1 then 2 workers.
+    // The queue is paused while the 10 jobs are accepted, so that the time measured is the workers'
+    // draining alone, not the gateway's accepting 10 bodies of 4 MB one after the other.
+    const queue = new Queue(QUEUE_NAME, { connection: bullConnection(REDIS_URL), prefix: PREFIX });
     const drain = async (workers: number): Promise<number> => {
       const keys = await Promise.all(Array.from({ length: 10 }, (_, i) => freshKey(stores, `drain ${workers} ${i}`)));
       const payloads = keys.map((_, i) => body(20_000, 100 + workers * 10 + i));
-      const t0 = performance.now();
+      await queue.pause();
       const ids: string[] = [];
       for (let i = 0; i < 10; i++) {
         const r = await post('http://127.0.0.1:3832/v1/files/generate', keys[i]!, payloads[i]!, true);
         if (r.status !== 202) throw new Error(`enqueue: ${r.status}`);
         ids.push(r.body.file_id as string);
       }
+      const t0 = performance.now();
+      await queue.resume();
       for (;;) {
         const done = await prisma.fileRecord.count({ where: { id: { in: ids }, status: { not: 'PROCESSING' } } });
         if (done === ids.length) break;
@@ -148,6 +155,7 @@ async function main(): Promise<void> {
     void worker;
     worker = second;
 
+    await queue.close();
     const ratio1 = med(times.queue) / med(times.local);
     const ratio2 = two / one;
     console.log(`ppfile queue benchmark — Node ${process.version}, separate processes (gateways, workers), PostgreSQL, Redis, s3rver`);
