@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { monthOf } from '@ppfile/db';
+import { sweepExpired } from '@ppfile/jobs';
+import { ReferenceDirectory } from '@ppfile/refdata';
 import { NIR_A, NIR_B, validBody } from '@ppfile/rules/testing/fixtures';
 import { captureOutput, startGateway, type Gateway } from './support/gateway';
 
@@ -221,8 +223,10 @@ describe('generation, files and downloads (200, 404, 410)', () => {
       const meta = await request(gw.http).get(`/v1/files/${id}`).set(bearer(org.live));
       expect(meta.status).toBe(200);
       expect(meta.body.status).toBe('expired');
-      const { FilesService } = await import('../apps/gateway/src/files/files.service');
-      expect(await gw.app.get(FilesService).sweep()).toBeGreaterThanOrEqual(1);
+      // The workers' repeatable `sweep` job runs this function (libs/jobs).
+      const refs = new ReferenceDirectory(null);
+      const swept = await sweepExpired({ stores: gw.stores, storage: gw.storage, references: (v) => refs.lists(v), now: () => gw.clock.now() });
+      expect(swept).toBeGreaterThanOrEqual(1);
       expect(await gw.storage.exists(`files/${id}.csv`)).toBe(false);
       expect((await gw.stores.files.getFileRecord(id))!.status).toBe('expired');
       expectError(await request(gw.http).get(`/v1/files/${id}/download`).set(bearer(org.live)), 410, 'FILE_EXPIRED');

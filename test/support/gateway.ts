@@ -63,7 +63,6 @@ export async function startGateway(
     bullBoardWritable: false,
     referenceDataDir: null,
     databasePoolMax: 10,
-    sweepIntervalSeconds: 0,
     rateLimitScale: 1,
     authCacheSeconds: 0,
     ...overrides,

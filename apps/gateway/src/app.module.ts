@@ -13,7 +13,6 @@ import { DeclarationsController } from './declarations/declarations.controller';
 import { FilesController } from './files/files.controller';
 import { FilesService } from './files/files.service';
 import { multipartOnly } from './files/multipart-type.middleware';
-import { Sweeper } from './files/sweeper';
 import { HealthController } from './health/health.controller';
 import { Clock, SystemClock } from './infra/clock';
 import { JobQueue } from './infra/job-queue';
@@ -50,7 +49,6 @@ export class AppModule implements NestModule {
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         Quota,
         FilesService,
-        Sweeper,
         Resources,
       ],
     };

@@ -16,8 +16,6 @@ export interface GatewayConfig {
   referenceDataDir: string | null;
   /** Pool size of the one Prisma client of the process. */
   databasePoolMax: number;
-  /** How often expired files are swept, in seconds (0: never, e.g. in tests that sweep by hand). */
-  sweepIntervalSeconds: number;
   /**
    * Multiplies every per-minute limit (plans and anonymous). 1 in production; an operator raises it
    * for a load test, which the plans' limits would otherwise stop within a second.
@@ -72,7 +70,6 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     bullBoardWritable: env.BULL_BOARD_WRITABLE === 'true',
     referenceDataDir: env.PPFILE_REFERENCE_DATA ? path.resolve(env.PPFILE_REFERENCE_DATA) : null,
     databasePoolMax: int('DATABASE_POOL_MAX', 10, 1, 200),
-    sweepIntervalSeconds: int('SWEEP_INTERVAL_SECONDS', 60, 0, 86400),
     rateLimitScale: int('RATE_LIMIT_SCALE', 1, 1, 1_000_000),
     authCacheSeconds: int('AUTH_CACHE_SECONDS', 5, 0, 300),
     queue: {

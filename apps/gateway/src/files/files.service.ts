@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { newFileId, type Prisma, type Stores } from '@ppfile/db';
 import {
   failGeneration,
   generateInMemory,
   objectKeyOf,
   outcomeOf,
-  sweepExpired,
   type GenerationContext,
   type GenerationOutcome,
   type ProducedOutcome,
@@ -69,7 +68,6 @@ const CSV_TYPE = 'text/csv; charset=utf-8';
 
 @Injectable()
 export class FilesService {
-  private readonly logger = new Logger('files');
 
   constructor(
     @Inject(STORES) private readonly stores: Stores,
@@ -354,13 +352,6 @@ export class FilesService {
     } finally {
       await this.quota.settle(reservation, kept);
     }
-  }
-
-  /** Deletes expired objects and marks their records expired (the workers also run it periodically). */
-  async sweep(limit = 200): Promise<number> {
-    const done = await sweepExpired(this.generation, limit);
-    if (done) this.logger.log(`swept ${done} expired file(s)`);
-    return done;
   }
 }
 
