@@ -1,5 +1,4 @@
-import * as path from 'node:path';
-import { DEFAULT_QUEUE_PREFIX } from '@ppfile/jobs';
+import { ConfigError, EnvReader } from '@ppfile/config';
 
 /**
  * The gateway's environment (API.md §13), validated once at boot. Nothing else reads process.env.
@@ -36,49 +35,30 @@ export interface GatewayConfig {
   };
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const problems: string[] = [];
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) problems.push(`${name} must be an integer from ${min} to ${max}`);
-    return n;
-  };
-  const port = int('PORT', 3000, 0, 65535);
-  const s3Endpoint = env.S3_ENDPOINT ?? '';
-  if (!s3Endpoint) problems.push('S3_ENDPOINT is required (npm start starts a local S3 endpoint when it is unset)');
-  else if (!/^https?:\/\/[^/]+\/?$/.test(s3Endpoint)) problems.push('S3_ENDPOINT must look like http(s)://host[:port]');
-  if (s3Endpoint && (!env.S3_ACCESS_KEY || !env.S3_SECRET_KEY)) problems.push('S3_ACCESS_KEY and S3_SECRET_KEY are required');
+  const read = new EnvReader(env);
+  const { queuePrefix, ...services } = read.services();
+  const port = read.int('PORT', 3000, 0, 65535);
   const operator =
     env.OPERATOR_USER && env.OPERATOR_PASSWORD ? { user: env.OPERATOR_USER, password: env.OPERATOR_PASSWORD } : null;
   const config: GatewayConfig = {
+    ...services,
     port,
-    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
-    databaseUrl: env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/ppfile',
-    redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
-    s3: {
-      endpoint: s3Endpoint,
-      accessKey: env.S3_ACCESS_KEY ?? '',
-      secretKey: env.S3_SECRET_KEY ?? '',
-      bucket: env.S3_BUCKET || 'ppfile',
-      region: env.S3_REGION || 'us-east-1',
-    },
+    publicBaseUrl: read.string('PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/+$/, ''),
     operator,
     bullBoardWritable: env.BULL_BOARD_WRITABLE === 'true',
-    referenceDataDir: env.PPFILE_REFERENCE_DATA ? path.resolve(env.PPFILE_REFERENCE_DATA) : null,
-    databasePoolMax: int('DATABASE_POOL_MAX', 10, 1, 200),
-    rateLimitScale: int('RATE_LIMIT_SCALE', 1, 1, 1_000_000),
-    authCacheSeconds: int('AUTH_CACHE_SECONDS', 5, 0, 300),
+    databasePoolMax: read.int('DATABASE_POOL_MAX', 10, 1, 200),
+    rateLimitScale: read.int('RATE_LIMIT_SCALE', 1, 1, 1_000_000),
+    authCacheSeconds: read.int('AUTH_CACHE_SECONDS', 5, 0, 300),
     queue: {
-      generateThresholdRows: int('GENERATE_QUEUE_THRESHOLD_ROWS', 2000, 0, 1_000_000),
-      validateThresholdBytes: int('VALIDATE_QUEUE_THRESHOLD_BYTES', 2 * 1024 * 1024, 0, 100 * 1024 * 1024),
-      waitSeconds: int('QUEUE_WAIT_SECONDS', 120, 1, 3600),
-      prefix: env.QUEUE_PREFIX || DEFAULT_QUEUE_PREFIX,
+      generateThresholdRows: read.int('GENERATE_QUEUE_THRESHOLD_ROWS', 2000, 0, 1_000_000),
+      validateThresholdBytes: read.int('VALIDATE_QUEUE_THRESHOLD_BYTES', 2 * 1024 * 1024, 0, 100 * 1024 * 1024),
+      waitSeconds: read.int('QUEUE_WAIT_SECONDS', 120, 1, 3600),
+      prefix: queuePrefix,
     },
   };
-  if (problems.length) throw new ConfigError(`invalid environment: ${problems.join('; ')}`);
+  read.done();
   return config;
 }

@@ -1,5 +1,4 @@
-import * as path from 'node:path';
-import { DEFAULT_QUEUE_PREFIX } from '@ppfile/jobs';
+import { ConfigError, EnvReader } from '@ppfile/config';
 
 /** The worker's environment (API.md §13), validated once at boot. Nothing else reads process.env. */
 export interface WorkerConfig {
@@ -21,36 +20,17 @@ export interface WorkerConfig {
   queuePrefix: string;
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  const problems: string[] = [];
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) problems.push(`${name} must be an integer from ${min} to ${max}`);
-    return n;
-  };
-  if (!env.S3_ENDPOINT) problems.push('S3_ENDPOINT is required');
-  if (env.S3_ENDPOINT && (!env.S3_ACCESS_KEY || !env.S3_SECRET_KEY)) problems.push('S3_ACCESS_KEY and S3_SECRET_KEY are required');
+  const read = new EnvReader(env);
   const config: WorkerConfig = {
-    databaseUrl: env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/ppfile',
-    redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
-    s3: {
-      endpoint: env.S3_ENDPOINT ?? '',
-      accessKey: env.S3_ACCESS_KEY ?? '',
-      secretKey: env.S3_SECRET_KEY ?? '',
-      bucket: env.S3_BUCKET || 'ppfile',
-      region: env.S3_REGION || 'us-east-1',
-    },
-    referenceDataDir: env.PPFILE_REFERENCE_DATA ? path.resolve(env.PPFILE_REFERENCE_DATA) : null,
-    databasePoolMax: int('DATABASE_POOL_MAX', 4, 1, 100),
-    concurrency: int('WORKER_CONCURRENCY', 1, 1, 64),
-    sweepIntervalSeconds: int('SWEEP_INTERVAL_SECONDS', 60, 0, 86400),
-    lockSeconds: int('WORKER_LOCK_SECONDS', 60, 1, 3600),
-    queuePrefix: env.QUEUE_PREFIX || DEFAULT_QUEUE_PREFIX,
+    ...read.services(),
+    databasePoolMax: read.int('DATABASE_POOL_MAX', 4, 1, 100),
+    concurrency: read.int('WORKER_CONCURRENCY', 1, 1, 64),
+    sweepIntervalSeconds: read.int('SWEEP_INTERVAL_SECONDS', 60, 0, 86400),
+    lockSeconds: read.int('WORKER_LOCK_SECONDS', 60, 1, 3600),
   };
-  if (problems.length) throw new ConfigError(`invalid environment: ${problems.join('; ')}`);
+  read.done();
   return config;
 }

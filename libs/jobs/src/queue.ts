@@ -6,8 +6,6 @@ import type { Lang } from '@ppfile/rules';
  * (payloads.ts) under a key with a short TTL, because BullMQ keeps job data in Redis.
  */
 export const QUEUE_NAME = 'ppfile';
-/** BullMQ's key prefix in Redis (QUEUE_PREFIX): separate deployments or test runs sharing one Redis. */
-export const DEFAULT_QUEUE_PREFIX = 'bull';
 
 export const JOB_NAMES = ['generate', 'validate-file', 'sweep'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
