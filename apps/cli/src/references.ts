@@ -1,25 +1,22 @@
-import * as path from 'node:path';
-import { loadReferenceLists, shippedReferenceDir, ReferenceDataError } from '@ppfile/refdata';
+import { ReferenceDataError, ReferenceDirectory } from '@ppfile/refdata';
 import { CURRENT_SPEC_VERSION, type ReferenceLists } from '@ppfile/rules';
 import { UsageError } from './cli-io';
 
-/** PPFILE_REFERENCE_DATA points the CLI at another reference directory (API.md §13). */
-export function referenceDir(env: NodeJS.ProcessEnv): string {
-  const dir = env.PPFILE_REFERENCE_DATA;
+/** A reference-data problem is the CLI's usage/I-O error (exit 2, one line). */
+function orUsageError<T>(fn: () => T): T {
   try {
-    return dir ? path.resolve(dir) : shippedReferenceDir(CURRENT_SPEC_VERSION);
+    return fn();
   } catch (e) {
     if (e instanceof ReferenceDataError) throw new UsageError(e.message);
     throw e;
   }
 }
 
+/** PPFILE_REFERENCE_DATA points the CLI at another reference directory (API.md §13). */
+export function referenceDir(env: NodeJS.ProcessEnv): string {
+  return orUsageError(() => new ReferenceDirectory(env.PPFILE_REFERENCE_DATA || null).dir);
+}
+
 export function loadReferences(env: NodeJS.ProcessEnv, specVersion = CURRENT_SPEC_VERSION): ReferenceLists {
-  const dir = referenceDir(env);
-  try {
-    return loadReferenceLists(dir, specVersion);
-  } catch (e) {
-    if (e instanceof ReferenceDataError) throw new UsageError(e.message);
-    throw e;
-  }
+  return orUsageError(() => new ReferenceDirectory(env.PPFILE_REFERENCE_DATA || null).lists(specVersion));
 }

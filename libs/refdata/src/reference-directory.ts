@@ -1,5 +1,5 @@
 import type { ReferenceLists } from '@ppfile/rules/references';
-import { CURRENT_SPEC_VERSION } from '@ppfile/rules/spec';
+import { CURRENT_SPEC_VERSION, findSpec } from '@ppfile/rules/spec';
 import { loadReferenceLists } from './load';
 import { shippedReferenceDir } from './shipped-dir';
 
@@ -16,5 +16,13 @@ export class ReferenceDirectory {
 
   lists(specVersion: string): ReferenceLists {
     return loadReferenceLists(this.dir, specVersion);
+  }
+
+  /**
+   * The lists a request needs: those of its spec_version when it is a known one, else the current
+   * version's (an unknown version is then refused by the rules with UNSUPPORTED_SPEC_VERSION).
+   */
+  listsFor(specVersion: unknown): ReferenceLists {
+    return this.lists(typeof specVersion === 'string' && findSpec(specVersion) ? specVersion : CURRENT_SPEC_VERSION);
   }
 }

@@ -1,5 +1,5 @@
 import { json, type NextFunction, type Response } from 'express';
-import { errorBody, requestErrorMessage, type RequestErrorCode } from '@ppfile/rules';
+import { errorBody, REQUEST_ERROR_STATUS, requestErrorMessage, type RequestErrorCode } from '@ppfile/rules';
 import type { GatewayRequest } from './request-context';
 
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;
@@ -32,7 +32,7 @@ export function jsonBodyMiddleware(req: GatewayRequest, res: Response, next: Nex
 }
 
 function fail(req: GatewayRequest, res: Response, code: RequestErrorCode): void {
-  const status = code === 'PAYLOAD_TOO_LARGE' ? 413 : code === 'UNSUPPORTED_MEDIA_TYPE' ? 415 : 400;
+  const status = REQUEST_ERROR_STATUS[code];
   const message = requestErrorMessage(code, req.lang ?? 'en', { limit: MAX_BODY_BYTES, expected: 'application/json' });
   // The rest of the body is not read: close the connection rather than wait for it.
   if (code === 'PAYLOAD_TOO_LARGE') res.setHeader('Connection', 'close');

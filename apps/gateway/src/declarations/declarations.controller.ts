@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CURRENT_SPEC_VERSION, findSpec, parisDay, validateDeclarations, type DeclarationValidationResponse } from '@ppfile/rules';
+import { parisDay, validateDeclarations, type DeclarationValidationResponse } from '@ppfile/rules';
 import type { GatewayRequest } from '../common/request-context';
 import { Clock } from '../infra/clock';
 import { ReferenceDirectory } from '@ppfile/refdata';
@@ -22,21 +22,11 @@ export class DeclarationsController {
   @ApiOperation({ summary: 'Validate a declaration body (JSON) without producing a file; free of charge' })
   @ApiBody({ schema: DECLARATION_BODY_SCHEMA })
   validate(@Req() req: GatewayRequest, @Body() body: unknown): DeclarationValidationResponse {
-    const version = specVersionOf(body);
     return validateDeclarations(body, {
-      refs: this.references.lists(version),
+      refs: this.references.listsFor((body as { spec_version?: unknown } | null)?.spec_version),
       today: parisDay(this.clock.now()),
       lang: req.lang,
       maxRows: rowLimit(req.principal!),
     });
   }
-}
-
-/**
- * The reference lists to load: those of the body's spec_version when it is a known one (an unknown
- * one is refused by the rules with UNSUPPORTED_SPEC_VERSION).
- */
-export function specVersionOf(body: unknown): string {
-  const v = (body as { spec_version?: unknown } | null)?.spec_version;
-  return typeof v === 'string' && findSpec(v) ? v : CURRENT_SPEC_VERSION;
 }

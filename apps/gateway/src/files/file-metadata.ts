@@ -2,7 +2,7 @@ import type { FileRecord } from '@ppfile/db';
 
 /** GET /v1/files/{id} (API.md §7). A stored file past its retention reads `expired` even before the sweep. */
 export function fileMetadata(record: FileRecord, now: Date, baseUrl: string): Record<string, unknown> {
-  const expired = record.status === 'expired' || (record.status === 'available' && !!record.expiresAt && record.expiresAt <= now);
+  const expired = isExpired(record, now);
   const body: Record<string, unknown> = {
     file_id: record.id,
     mode: record.mode,
@@ -27,6 +27,7 @@ export function downloadUrl(baseUrl: string, fileId: string): string {
   return `${baseUrl}/v1/files/${fileId}/download`;
 }
 
+/** Expired: swept already, or stored and past its retention (the sweep may not have run yet). */
 export function isExpired(record: FileRecord, now: Date): boolean {
-  return record.status === 'expired' || (!!record.expiresAt && record.expiresAt <= now);
+  return record.status === 'expired' || (record.status === 'available' && !!record.expiresAt && record.expiresAt <= now);
 }

@@ -27,7 +27,6 @@ import type { ObjectStorage } from '@ppfile/storage';
 import { ApiError } from '../common/api-error';
 import type { Principal } from '../common/request-context';
 import type { GatewayConfig } from '../config';
-import { specVersionOf } from '../declarations/declarations.controller';
 import { Clock } from '../infra/clock';
 import { JobQueue } from '../infra/job-queue';
 import { ReferenceDirectory } from '@ppfile/refdata';
@@ -309,7 +308,8 @@ export class FilesService {
       problems.push({ field: 'strict_references', message: 'true | false' });
     }
     if (problems.length) throw new ApiError('INVALID_REQUEST', { count: problems.length }, { fields: problems });
-    const version = specVersionOf({ spec_version: fields.spec_version });
+    // Built first on both paths: it refuses a wrong type, declarant or spec_version (400) before any
+    // unit is reserved or anything is queued.
     const validator = createCsvValidator(
       {
         type: fields.type ?? '',
@@ -318,7 +318,7 @@ export class FilesService {
         strict_references: strict !== 'false',
         filename: upload!.originalname,
       },
-      { refs: this.references.lists(version), today: parisDay(this.clock.now()), lang, maxRows: rowLimit(principal) },
+      { refs: this.references.listsFor(fields.spec_version), today: parisDay(this.clock.now()), lang, maxRows: rowLimit(principal) },
     );
     const lines = countDataLines(upload!.buffer);
     const limit = rowLimit(principal);
