@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Queue } from 'bullmq';
 import { createPrismaClient, createStores, migrate, type Stores } from '@ppfile/db';
-import { bullConnection, QUEUE_NAME } from '@ppfile/jobs';
+import { redisOptions } from '@ppfile/infra';
+import { QUEUE_NAME } from '@ppfile/jobs';
 import { ROME_CODES, SIRET_A } from '@ppfile/rules/testing/fixtures';
 import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@ppfile/storage';
 
@@ -126,7 +127,7 @@ async function main(): Promise<void> {
     // (2) ten 20,000-holder jobs, asynchronous, drained by 1 then 2 workers.
     // The queue is paused while the 10 jobs are accepted, so that the time measured is the workers'
     // draining alone, not the gateway's accepting 10 bodies of 4 MB one after the other.
-    const queue = new Queue(QUEUE_NAME, { connection: bullConnection(REDIS_URL), prefix: PREFIX });
+    const queue = new Queue(QUEUE_NAME, { connection: redisOptions(REDIS_URL, 'queue'), prefix: PREFIX });
     const drain = async (workers: number): Promise<number> => {
       const keys = await Promise.all(Array.from({ length: 10 }, (_, i) => freshKey(stores, `drain ${workers} ${i}`)));
       const payloads = keys.map((_, i) => body(20_000, 100 + workers * 10 + i));

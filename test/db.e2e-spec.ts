@@ -21,6 +21,7 @@ import {
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { getDMMF } from '@prisma/get-dmmf';
+import { FILE_ID } from '@ppfile/contract';
 import { Client } from 'pg';
 import {
   ApiKeyStore,
@@ -28,7 +29,6 @@ import {
   createPrismaClient,
   createStores,
   defaultMigrationsDir,
-  FILE_ID,
   hashKey,
   IDEMPOTENCY_TTL_MS,
   LAST_USED_RESOLUTION_MS,
@@ -603,7 +603,9 @@ describe('the migrated database matches schema.prisma', () => {
       'api_keys',
       'files',
       'idempotency_records',
+      'job_payloads',
       'organizations',
+      'unit_reservations',
       'usage_counters',
     ]);
     expect(actual.indexes).toMatchObject({
@@ -612,6 +614,8 @@ describe('the migrated database matches schema.prisma', () => {
       idempotency_records_pkey: 'primary key on idempotency_records(api_key_id,key)',
       files_status_expires_at_idx: 'index on files(status,expires_at)',
       idempotency_records_expires_at_idx: 'index on idempotency_records(expires_at)',
+      files_status_progress_at_idx: 'index on files(status,progress_at)',
+      unit_reservations_file_id_key: 'unique on unit_reservations(file_id)',
     });
   });
 
@@ -1166,12 +1170,12 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
       expect(applied).toHaveLength(1);
       const plain = cli(['admin', 'db', 'migrate'], url);
       expect(plain.status).toBe(0);
-      expect(plain.out).toMatch(/is up to date \(1 migration\(s\) applied\)/);
+      expect(plain.out).toMatch(/is up to date \(2 migration\(s\) applied\)/);
       const json = cli(['admin', 'db', 'migrate', '--json'], url);
       expect(json.status).toBe(0);
       expect(JSON.parse(json.out)).toEqual({
         applied: [],
-        already_applied: ['20261122120000_init'],
+        already_applied: ['20261122120000_init', '20261123120000_durable_work'],
         created_database: false,
       });
     } finally {
@@ -1185,7 +1189,7 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
       const r = cli(['admin', 'db', 'migrate', '--json'], databaseUrl(name));
       expect(r.status).toBe(0);
       expect(JSON.parse(r.out)).toEqual({
-        applied: ['20261122120000_init'],
+        applied: ['20261122120000_init', '20261123120000_durable_work'],
         already_applied: [],
         created_database: true,
       });
@@ -1263,7 +1267,8 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
       expect(usage.out).toBe(`${monthOf(new Date())}: 42 of 2000 units used\n`);
       const usageJson = cli(['admin', 'usage', '--org', orgId, '--month', '2026-01', '--json'], db.url);
       expect(usageJson.status).toBe(0);
-      expect(JSON.parse(usageJson.out)).toEqual({ month: '2026-01', used: 7, limit: 2000 });
+      // The counter and what the ledger says it is made of (no reservation was made through the ledger here).
+      expect(JSON.parse(usageJson.out)).toEqual({ month: '2026-01', used: 7, limit: 2000, committed: 0, reserved: 0 });
       const usagePlain = cli(['admin', 'usage', '--org', orgId, '--month', '2025-12'], db.url);
       expect(usagePlain.out).toBe('2025-12: 0 of 2000 units used\n');
     } finally {

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { monthOf } from '@ppfile/db';
-import { sweepExpired } from '@ppfile/jobs';
-import { ReferenceDirectory } from '@ppfile/refdata';
+import { FileLifecycle, PayloadCipher } from '@ppfile/jobs';
 import { NIR_A, NIR_B, validBody } from '@ppfile/rules/testing/fixtures';
-import { captureOutput, startGateway, type Gateway } from './support/gateway';
+import { captureOutput, startGateway, TEST_PAYLOAD_KEY, type Gateway } from './support/gateway';
 
 /**
  * The HTTP API end to end (API.md §6–§10) against the machine's PostgreSQL and Redis and an S3
@@ -224,8 +223,8 @@ describe('generation, files and downloads (200, 404, 410)', () => {
       expect(meta.status).toBe(200);
       expect(meta.body.status).toBe('expired');
       // The workers' repeatable `sweep` job runs this function (libs/jobs).
-      const refs = new ReferenceDirectory(null);
-      const swept = await sweepExpired({ stores: gw.stores, storage: gw.storage, references: (v) => refs.lists(v), now: () => gw.clock.now() });
+      const lifecycle = new FileLifecycle({ stores: gw.stores, storage: gw.storage, cipher: new PayloadCipher(TEST_PAYLOAD_KEY), now: () => gw.clock.now() });
+      const swept = await lifecycle.sweepExpired();
       expect(swept).toBeGreaterThanOrEqual(1);
       expect(await gw.storage.exists(`files/${id}.csv`)).toBe(false);
       expect((await gw.stores.files.getFileRecord(id))!.status).toBe('expired');
@@ -427,7 +426,8 @@ describe('dependency failures (503, 500): nothing counted, nothing kept', () => 
       const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(2));
       expectError(res, 500, 'INTERNAL_ERROR');
       expect((await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).used).toBe(0);
-      expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id } })).toBe(0);
+      // The record is written before any object (one lifecycle): it ends failed, with no object and no units.
+      expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id, NOT: { status: 'FAILED' } } })).toBe(0);
     } finally {
       await gw.storage.ensureBucket();
     }
@@ -439,7 +439,8 @@ describe('dependency failures (503, 500): nothing counted, nothing kept', () => 
     const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(2));
     expectError(res, 503, 'SERVICE_UNAVAILABLE');
     expect((await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).used).toBe(0);
-    expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id } })).toBe(0);
+    expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id, NOT: { status: 'FAILED' } } })).toBe(0);
+    expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id, units: { not: 0 } } })).toBe(0);
   });
 });
 

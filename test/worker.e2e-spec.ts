@@ -4,7 +4,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 import request from 'supertest';
 import { Queue } from 'bullmq';
 import { monthOf } from '@ppfile/db';
-import { bullConnection, QUEUE_NAME } from '@ppfile/jobs';
+import { redisOptions } from '@ppfile/infra';
+import { QUEUE_NAME } from '@ppfile/jobs';
 import { generateFile, validateCsv } from '@ppfile/rules';
 import { validBody } from '@ppfile/rules/testing/fixtures';
 import { ReferenceDirectory } from '@ppfile/refdata';
@@ -24,7 +25,7 @@ let queue: Queue;
 
 beforeAll(async () => {
   gw = await startGateway({ queue: { generateThresholdRows: 20, validateThresholdBytes: 4096 } });
-  queue = new Queue(QUEUE_NAME, { connection: bullConnection(gw.config.redisUrl), prefix: gw.config.queue.prefix });
+  queue = new Queue(QUEUE_NAME, { connection: redisOptions(gw.config.redisUrl, 'queue'), prefix: gw.config.queue.prefix });
 }, 60_000);
 afterAll(async () => {
   await worker?.close();
@@ -81,12 +82,12 @@ describe('hand-off to the workers', () => {
     expect(createHash('sha256').update(Buffer.from(dl.text, 'utf8')).digest('hex')).toBe(local.sha256);
     expect(Buffer.from(dl.text, 'utf8').equals(local.content)).toBe(true);
     expect(await usage(org.id)).toBe(60);
-    // The payload is gone from Redis once the job is done.
-    expect(await gw.redis.exists(`ppfile:payload:generate:${res.body.file_id}`)).toBe(0);
+    // The payload is gone once the job is done.
+    expect(await gw.stores.payloads.exists(res.body.file_id)).toBe(false);
   });
 
   it('a large upload is validated by a worker with the same answer as in process', async () => {
-    const before = new Set(await gw.redis.keys('ppfile:payload:validate:*'));
+    const before = new Set(await gw.redis.keys(`${gw.config.queue.prefix}:payload:validate:*`));
     const org = await gw.organization('pro');
     const gen = await request(gw.http).post('/v1/files/generate').set(bearer(org.test)).send({ ...body(40), options: { store: false } });
     const csv = Buffer.from(gen.body.content, 'utf8');
@@ -102,7 +103,7 @@ describe('hand-off to the workers', () => {
     const local = validateCsv(csv, { type: 'adf', declarant: 'training_organization', filename: gen.body.filename }, { refs });
     expect(res.body).toEqual(JSON.parse(JSON.stringify(local)));
     expect(await usage(org.id)).toBe(40);
-    expect((await gw.redis.keys('ppfile:payload:validate:*')).filter((k) => !before.has(k))).toEqual([]);
+    expect((await gw.redis.keys(`${gw.config.queue.prefix}:payload:validate:*`)).filter((k) => !before.has(k))).toEqual([]);
   });
 
   it('Prefer: respond-async answers 202 with Location; the file moves from processing to available', async () => {
@@ -209,8 +210,11 @@ describe('faults', () => {
 
   it('a job that keeps failing ends failed with nothing counted and nothing stored', async () => {
     const org = await gw.organization('pro');
-    // This worker's S3 endpoint refuses every write: each attempt fails, then the job for good.
-    worker = await startWorker(workerConfigFor(gw, { s3: { ...gw.config.s3, endpoint: 'http://127.0.0.1:9' } }));
+    // This worker's S3 endpoint refuses every write: each attempt fails, and the file's lease (3 s
+    // here) runs out while the store stays down — then the file fails for good.
+    worker = await startWorker(
+      workerConfigFor(gw, { s3: { ...gw.config.s3, endpoint: 'http://127.0.0.1:9' }, processingLeaseSeconds: 3, reconcileIntervalSeconds: 1 }),
+    );
     const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Prefer', 'respond-async').send(body(25));
     const record = await until('failed', async () => {
       const r = await gw.stores.files.getFileRecord(res.body.file_id);
@@ -219,7 +223,7 @@ describe('faults', () => {
     expect(record.units).toBe(0);
     expect(await usage(org.id)).toBe(0);
     expect(await gw.storage.exists(`files/${res.body.file_id}.csv`)).toBe(false);
-    expect(await gw.redis.exists(`ppfile:payload:generate:${res.body.file_id}`)).toBe(0);
+    expect(await gw.stores.payloads.exists(res.body.file_id)).toBe(false);
     const meta = await request(gw.http).get(`/v1/files/${res.body.file_id}`).set(bearer(org.live));
     expect(meta.body.status).toBe('failed');
     expect(meta.body.error.error.code).toBe('INTERNAL_ERROR');

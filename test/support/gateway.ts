@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -7,10 +8,12 @@ import { createPrismaClient, createStores, type PlanName, type PrismaClient, typ
 import { LOCAL_S3_CREDENTIALS, ObjectStorage, startLocalS3, type LocalS3 } from '@ppfile/storage';
 import { createGatewayApp } from '../../apps/gateway/src/app.factory';
 import type { GatewayConfig } from '../../apps/gateway/src/config';
-import { Clock } from '../../apps/gateway/src/infra/clock';
+import { Clock } from '@ppfile/infra';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export const REDIS_URL = process.env.PPFILE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** One encryption key per test run (the payloads of accepted generations). */
+export const TEST_PAYLOAD_KEY = randomBytes(32);
 
 /** A clock the tests move by hand (retention, month boundaries). */
 export class TestClock extends Clock {
@@ -65,6 +68,9 @@ export async function startGateway(
     databasePoolMax: 10,
     rateLimitScale: 1,
     authCacheSeconds: 0,
+    payloadEncryptionKey: TEST_PAYLOAD_KEY,
+    processingLeaseSeconds: 600,
+    shutdownGraceSeconds: 5,
     ...overrides,
     queue: {
       generateThresholdRows: 2000,

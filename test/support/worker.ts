@@ -22,6 +22,10 @@ export function workerConfigFor(gw: Gateway, overrides: Partial<WorkerConfig> = 
     sweepIntervalSeconds: 0,
     lockSeconds: 4,
     queuePrefix: gw.config.queue.prefix,
+    payloadEncryptionKey: gw.config.payloadEncryptionKey,
+    processingLeaseSeconds: gw.config.processingLeaseSeconds,
+    shutdownGraceSeconds: 5,
+    reconcileIntervalSeconds: 0,
     ...overrides,
   };
 }
@@ -47,6 +51,10 @@ export function workerEnv(config: WorkerConfig): NodeJS.ProcessEnv {
     SWEEP_INTERVAL_SECONDS: String(config.sweepIntervalSeconds),
     WORKER_LOCK_SECONDS: String(config.lockSeconds),
     QUEUE_PREFIX: config.queuePrefix,
+    PAYLOAD_ENCRYPTION_KEY: config.payloadEncryptionKey.toString('base64'),
+    PROCESSING_LEASE_SECONDS: String(config.processingLeaseSeconds),
+    SHUTDOWN_GRACE_SECONDS: String(config.shutdownGraceSeconds),
+    RECONCILE_INTERVAL_SECONDS: String(config.reconcileIntervalSeconds),
   };
 }
 

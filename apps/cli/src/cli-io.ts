@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { errorBody, RequestError, type Issue } from '@ppfile/rules';
+import { errorBody, type ErrorBody } from '@ppfile/contract';
+import type { Issue, RequestError } from '@ppfile/rules';
 
 /** Exit status of API.md §11: 0 valid / generated, 1 invalid, 2 usage or I/O error. */
 export const EXIT_OK = 0;
@@ -24,7 +25,7 @@ export function printJson(output: Output, value: unknown): void {
 }
 
 /** The error body the HTTP API would return (API.md §6), with a request id of the CLI run. */
-export function requestErrorBody(error: RequestError): ReturnType<typeof errorBody> {
+export function requestErrorBody(error: RequestError): ErrorBody {
   return errorBody(error, `req_${randomBytes(8).toString('hex')}`);
 }
 

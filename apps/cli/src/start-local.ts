@@ -5,7 +5,8 @@
  * Each missing dependency gets a one-line explanation of how to get it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Redis } from 'ioredis';
 import { createPrismaClient, createStores, DEFAULT_DATABASE_URL, migrate } from '@ppfile/db';
@@ -63,6 +64,9 @@ async function main(): Promise<void> {
     env.S3_SECRET_KEY = LOCAL_S3_CREDENTIALS.secretKey;
   }
 
+  // Request bodies kept until their job ends are encrypted (API.md §13): a local key, made once.
+  if (!env.PAYLOAD_ENCRYPTION_KEY) env.PAYLOAD_ENCRYPTION_KEY = localPayloadKey(path.join(ROOT, '.ppfile/payload.key'));
+
   const testKey = await firstRunKey(databaseUrl);
   const base = env.PUBLIC_BASE_URL || `http://localhost:${port}`;
   const gateway = spawn(process.execPath, [GATEWAY], { env, stdio: 'inherit' });
@@ -95,6 +99,15 @@ async function main(): Promise<void> {
       process.exit(status);
     });
   }
+}
+
+/** The key under .ppfile/ (readable by its owner only), created on the first run. */
+function localPayloadKey(file: string): string {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const key = randomBytes(32).toString('base64');
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }
 
 /** On the first run (no organization at all), a free test organization and a pp_test_ key. */

@@ -3,9 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule, type GatewayOverrides } from './app.module';
 import type { GatewayConfig } from './config';
-import { STORAGE } from './infra/tokens';
 import { mountBullBoard } from './operators/bull-board';
-import type { ObjectStorage } from '@ppfile/storage';
+import { ObjectStorage } from '@ppfile/storage';
 
 /** Builds the gateway (used by main.ts and by the e2e tests, which inject a clock). */
 export async function createGatewayApp(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<INestApplication> {
@@ -29,6 +28,6 @@ export async function createGatewayApp(config: GatewayConfig, overrides: Gateway
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
   mountBullBoard(app, config);
-  await app.get<ObjectStorage>(STORAGE).ensureBucket();
+  await app.get(ObjectStorage).ensureBucket();
   return app;
 }

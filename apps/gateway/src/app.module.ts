@@ -1,61 +1,50 @@
 import { Module, RequestMethod, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import type { Redis } from 'ioredis';
-import { createPrismaClient, createStores, type PrismaClient } from '@ppfile/db';
-import { PayloadStore } from '@ppfile/jobs';
-import { ObjectStorage } from '@ppfile/storage';
+import { Clock, InfraModule } from '@ppfile/infra';
 import { ApiKeyMiddleware } from './auth/api-key.middleware';
+import { AuthModule } from './auth/auth.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
+import { Draining } from './common/draining';
 import { jsonBodyMiddleware } from './common/json-body.middleware';
 import { requestIdMiddleware } from './common/request-id.middleware';
-import type { GatewayConfig } from './config';
-import { DeclarationsController } from './declarations/declarations.controller';
-import { FilesController } from './files/files.controller';
-import { FilesService } from './files/files.service';
+import { GATEWAY_CONFIG, servicesOf, type GatewayConfig } from './config';
+import { DeclarationsModule } from './declarations/declarations.module';
+import { FilesModule } from './files/files.module';
 import { multipartOnly } from './files/multipart-type.middleware';
-import { HealthController } from './health/health.controller';
-import { Clock, SystemClock } from './infra/clock';
-import { JobQueue } from './infra/job-queue';
-import { createRedis } from './infra/redis';
-import { ReferenceDirectory } from '@ppfile/refdata';
-import { Resources } from './infra/resources';
-import { CONFIG, PRISMA, REDIS, STORAGE, STORES } from './infra/tokens';
-import { Quota } from './limits/quota';
-import { RateLimiter } from './limits/rate-limiter';
-import { SpecController } from './spec/spec.controller';
+import { HealthModule } from './health/health.module';
+import { SpecModule } from './spec/spec.module';
 
 export interface GatewayOverrides {
   clock?: Clock;
 }
 
-/** The HTTP API (SERVICE.md §4): thin over libs/rules, libs/db and libs/storage. */
+/**
+ * The HTTP API (SERVICE.md §4): the shared infrastructure (libs/infra) and one feature module per
+ * resource. This module only composes them and orders the middleware every request goes through.
+ */
 @Module({})
 export class AppModule implements NestModule {
+  constructor(private readonly draining: Draining) {}
+
   static forRoot(config: GatewayConfig, overrides: GatewayOverrides = {}): DynamicModule {
-    const clock = overrides.clock ?? new SystemClock();
     return {
       module: AppModule,
-      controllers: [HealthController, SpecController, DeclarationsController, FilesController],
-      providers: [
-        { provide: CONFIG, useValue: config },
-        { provide: Clock, useValue: clock },
-        { provide: PRISMA, useFactory: () => createPrismaClient(config.databaseUrl, { poolMax: config.databasePoolMax }) },
-        { provide: STORES, useFactory: (prisma: PrismaClient) => createStores(prisma, () => clock.now()), inject: [PRISMA] },
-        { provide: REDIS, useFactory: () => createRedis(config.redisUrl) },
-        { provide: RateLimiter, useFactory: (redis: Redis) => new RateLimiter(redis, () => clock.now().getTime()), inject: [REDIS] },
-        { provide: STORAGE, useFactory: () => new ObjectStorage(config.s3) },
-        { provide: ReferenceDirectory, useFactory: () => new ReferenceDirectory(config.referenceDataDir) },
-        { provide: JobQueue, useFactory: (redis: Redis) => new JobQueue(config.redisUrl, config.queue.prefix, new PayloadStore(redis)), inject: [REDIS] },
-        { provide: APP_FILTER, useClass: ApiExceptionFilter },
-        Quota,
-        FilesService,
-        Resources,
+      global: true,
+      imports: [
+        InfraModule.forRoot({ services: servicesOf(config), databasePoolMax: config.databasePoolMax, clock: overrides.clock }),
+        AuthModule,
+        HealthModule,
+        SpecModule,
+        DeclarationsModule,
+        FilesModule,
       ],
+      providers: [{ provide: GATEWAY_CONFIG, useValue: config }, Draining, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
+      exports: [GATEWAY_CONFIG, Draining],
     };
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(requestIdMiddleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
+    consumer.apply(requestIdMiddleware, this.draining.middleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
     consumer.apply(ApiKeyMiddleware).forRoutes({ path: 'v1/*path', method: RequestMethod.ALL });
     consumer
       .apply(jsonBodyMiddleware)

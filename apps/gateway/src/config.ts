@@ -1,4 +1,7 @@
-import { ConfigError, EnvReader } from '@ppfile/config';
+import { ConfigError, EnvReader, type ServicesConfig } from '@ppfile/config';
+
+/** The gateway's validated configuration, injected by this token (AppModule provides it). */
+export const GATEWAY_CONFIG = Symbol('GatewayConfig');
 
 /**
  * The gateway's environment (API.md §13), validated once at boot. Nothing else reads process.env.
@@ -9,6 +12,10 @@ export interface GatewayConfig {
   databaseUrl: string;
   redisUrl: string;
   s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
+  payloadEncryptionKey: Buffer;
+  processingLeaseSeconds: number;
+  /** SIGTERM: how long requests in flight may take to finish (SHUTDOWN_GRACE_SECONDS). */
+  shutdownGraceSeconds: number;
   operator: { user: string; password: string } | null;
   /** Bull Board may retry or remove jobs (BULL_BOARD_WRITABLE=true); read-only by default. */
   bullBoardWritable: boolean;
@@ -36,6 +43,20 @@ export interface GatewayConfig {
 }
 
 export { ConfigError };
+
+/** What the shared infrastructure (libs/infra) is built from. */
+export function servicesOf(config: GatewayConfig): ServicesConfig {
+  return {
+    databaseUrl: config.databaseUrl,
+    redisUrl: config.redisUrl,
+    s3: config.s3,
+    referenceDataDir: config.referenceDataDir,
+    queuePrefix: config.queue.prefix,
+    payloadEncryptionKey: config.payloadEncryptionKey,
+    processingLeaseSeconds: config.processingLeaseSeconds,
+    shutdownGraceSeconds: config.shutdownGraceSeconds,
+  };
+}
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const read = new EnvReader(env);

@@ -1,11 +1,10 @@
-import { ConfigError, EnvReader } from '@ppfile/config';
+import { ConfigError, EnvReader, type ServicesConfig } from '@ppfile/config';
+
+/** The worker's validated configuration, injected by this token (WorkerModule provides it). */
+export const WORKER_CONFIG = Symbol('WorkerConfig');
 
 /** The worker's environment (API.md §13), validated once at boot. Nothing else reads process.env. */
-export interface WorkerConfig {
-  databaseUrl: string;
-  redisUrl: string;
-  s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
-  referenceDataDir: string | null;
+export interface WorkerConfig extends ServicesConfig {
   databasePoolMax: number;
   /** Jobs run at once by this process (WORKER_CONCURRENCY). */
   concurrency: number;
@@ -16,8 +15,8 @@ export interface WorkerConfig {
    * its job taken over by another after about this delay (stalled-job recovery).
    */
   lockSeconds: number;
-  /** BullMQ key prefix (QUEUE_PREFIX), the same as the gateway's. */
-  queuePrefix: string;
+  /** How often lost jobs, stale files, reservations and claims are looked for (RECONCILE_INTERVAL_SECONDS; 0: never). */
+  reconcileIntervalSeconds: number;
 }
 
 export { ConfigError };
@@ -30,6 +29,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     concurrency: read.int('WORKER_CONCURRENCY', 1, 1, 64),
     sweepIntervalSeconds: read.int('SWEEP_INTERVAL_SECONDS', 60, 0, 86400),
     lockSeconds: read.int('WORKER_LOCK_SECONDS', 60, 1, 3600),
+    reconcileIntervalSeconds: read.int('RECONCILE_INTERVAL_SECONDS', 30, 0, 86400),
   };
   read.done();
   return config;

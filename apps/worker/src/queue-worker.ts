@@ -1,25 +1,26 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { Queue, Worker, type Job } from 'bullmq';
-import { bullConnection, JOB_NAMES, QUEUE_NAME, type JobName } from '@ppfile/jobs';
-import type { WorkerConfig } from './config';
+import { Worker, type Job } from 'bullmq';
+import { JOB_NAMES, MAX_STALLED_COUNT, QUEUE_NAME, retryDelayMs, type JobName } from '@ppfile/jobs';
+import { redisOptions } from '@ppfile/infra';
+import { WORKER_CONFIG, type WorkerConfig } from './config';
 import { PROCESSORS, type Processor } from './processors/processor';
-import { CONFIG } from './tokens';
 
 /**
  * Runs the BullMQ worker of the ppfile queue. Refuses to start when a job name of libs/jobs has no
  * processor. Long jobs keep their lock: the largest (50,000 rows) blocks the event loop well under
- * a second, and BullMQ renews a lock every lockDuration / 2. On SIGTERM the worker closes first
- * (finishing its current jobs), then the queue.
+ * a second, and BullMQ renews a lock every lockDuration / 2. Retries back off exponentially, capped
+ * (libs/jobs retryDelayMs); a job whose worker died is taken over up to MAX_STALLED_COUNT times.
+ * On SIGTERM the worker closes first — its current jobs finish, within SHUTDOWN_GRACE_SECONDS —
+ * then the shared clients (libs/infra).
  */
 @Injectable()
 export class QueueWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('worker');
   private readonly byName = new Map<string, Processor>();
   private worker: Worker | null = null;
-  private queue: Queue | null = null;
 
   constructor(
-    @Inject(CONFIG) private readonly config: WorkerConfig,
+    @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
     @Inject(PROCESSORS) processors: Processor[],
   ) {
     for (const p of processors) this.byName.set(p.name, p);
@@ -28,31 +29,37 @@ export class QueueWorker implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const connection = bullConnection(this.config.redisUrl);
-    const prefix = this.config.queuePrefix;
-    this.queue = new Queue(QUEUE_NAME, { connection, prefix });
-    if (this.config.sweepIntervalSeconds > 0) {
-      // One scheduler for every worker: upserting the same id keeps a single repeatable job.
-      await this.queue.upsertJobScheduler('sweep', { every: this.config.sweepIntervalSeconds * 1000 }, { name: 'sweep', data: {} });
-    }
     this.worker = new Worker(QUEUE_NAME, (job) => this.dispatch(job), {
-      connection,
-      prefix,
+      connection: redisOptions(this.config.redisUrl, 'worker'),
+      prefix: this.config.queuePrefix,
       concurrency: this.config.concurrency,
       lockDuration: this.config.lockSeconds * 1000,
       stalledInterval: (this.config.lockSeconds * 1000) / 2,
-      maxStalledCount: 1,
+      maxStalledCount: MAX_STALLED_COUNT,
+      settings: { backoffStrategy: (attemptsMade: number) => retryDelayMs(attemptsMade) },
     });
     this.worker.on('failed', (job, err) => void this.onFailed(job, err));
-    this.worker.on('error', (err) => this.logger.warn(`worker error: ${err.name}`));
+    let reported = 0;
+    this.worker.on('error', (err) => {
+      // One line per outage, not one per reconnection attempt.
+      if (Date.now() - reported < 30_000) return;
+      reported = Date.now();
+      this.logger.warn(`queue connection error: ${(err as NodeJS.ErrnoException).code ?? err.name}`);
+    });
     await this.worker.waitUntilReady();
     this.logger.log(`processing queue "${QUEUE_NAME}" (${JOB_NAMES.join(', ')}), concurrency ${this.config.concurrency}`);
   }
 
-  /** Before any client is closed (Resources, onApplicationShutdown): the current jobs finish first. */
+  /** Before any client is closed (InfraModule, onApplicationShutdown): the current jobs finish first. */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
-    await this.queue?.close();
+    if (!this.worker) return;
+    const graceful = this.worker.close().then(() => true, () => true);
+    const inTime = await Promise.race([
+      graceful,
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), this.config.shutdownGraceSeconds * 1000).unref()),
+    ]);
+    // Past the grace period the job is abandoned: its lock expires and another worker takes it over.
+    if (!inTime) await this.worker.close(true).catch(() => undefined);
   }
 
   private dispatch(job: Job): Promise<unknown> {
@@ -67,10 +74,9 @@ export class QueueWorker implements OnApplicationBootstrap, BeforeApplicationShu
     // Only the job's class and name are logged: its error message could quote a request.
     this.logger.warn(`job ${job.name} ${job.id} attempt ${job.attemptsMade} failed: ${err.name}`);
     try {
-      // Final when the attempts are spent or the job stalled too often (the state may lag the event).
       const final = job.attemptsMade >= (job.opts.attempts ?? 1) || /stalled/i.test(err.message) || (await job.getState()) === 'failed';
       if (!final) return;
-      await this.byName.get(job.name as JobName)?.failed?.(job as Job<never>);
+      await this.byName.get(job.name as JobName)?.failed?.(job as Job<never>, err);
     } catch (e) {
       this.logger.warn(`cleanup of job ${job.id} failed: ${(e as Error).name}`);
     }

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { databaseErrorKind, NotFoundError } from './errors';
 import type { KeyMode as DbKeyMode } from './generated/prisma/enums';
 import type { PrismaClient } from './generated/prisma/client';
-import { newApiKeyId } from './ids';
+import { newApiKeyId } from '@ppfile/contract';
 import { fromDbPlan } from './organizations';
 import type { PlanName } from './plans';
 

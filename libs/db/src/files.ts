@@ -1,8 +1,9 @@
 import type { FileStatus as DbFileStatus, KeyMode as DbKeyMode } from './generated/prisma/enums';
 import type { Prisma, PrismaClient } from './generated/prisma/client';
 import type { FileRecordModel as FileRow } from './generated/prisma/models';
-import { newFileId } from './ids';
+import { newFileId } from '@ppfile/contract';
 import type { KeyMode } from './api-keys';
+import type { Db } from './ledger';
 
 /** `status` as GET /v1/files/{id} writes it (API.md §7). */
 export type FileStatus = 'processing' | 'available' | 'not_stored' | 'expired' | 'failed';
@@ -29,6 +30,13 @@ export interface FileRecord {
   expiresAt: Date | null;
   /** For `failed`: the HTTP error body the request would have had. */
   error: unknown;
+  /** What the generate response says beyond the record (warnings, normalizations); null while processing. */
+  outcome: unknown;
+  /** Language and request id of the accepting request (the error body of a failure is worded in it). */
+  lang: string;
+  requestId: string;
+  /** When the work was accepted: the processing lease runs from here. */
+  progressAt: Date;
 }
 
 export interface NewFileRecord {
@@ -51,14 +59,18 @@ export interface NewFileRecord {
   createdAt?: Date;
   expiresAt?: Date | null;
   error?: Prisma.InputJsonValue | null;
+  outcome?: Prisma.InputJsonValue | null;
+  lang?: string;
+  requestId?: string;
 }
 
-/** What the end of an asynchronous generation knows. */
-export interface GeneratedFile {
+/** What the end of a generation knows of its file. */
+export interface FileResult {
   sha256: string;
   units: number;
   rows?: number;
   declarations?: number;
+  outcome?: Prisma.InputJsonValue;
 }
 
 const toDbStatus = (status: FileStatus): DbFileStatus => status.toUpperCase() as DbFileStatus;
@@ -79,32 +91,36 @@ export class FileStore {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  async createFileRecord(input: NewFileRecord): Promise<FileRecord> {
-    const { error, ...rest } = input;
-    const row = await this.prisma.fileRecord.create({
+  async createFileRecord(input: NewFileRecord, db: Db = this.prisma): Promise<FileRecord> {
+    const { error, outcome, ...rest } = input;
+    const createdAt = input.createdAt ?? this.clock();
+    const row = await db.fileRecord.create({
       data: {
         ...rest,
         id: input.id ?? newFileId(),
         mode: toDbMode(input.mode),
         status: toDbStatus(input.status),
-        createdAt: input.createdAt ?? this.clock(),
+        createdAt,
+        progressAt: createdAt,
         ...(error === undefined || error === null ? {} : { error }),
+        ...(outcome === undefined || outcome === null ? {} : { outcome }),
       },
     });
     return fromRow(row);
   }
 
-  async getFileRecord(id: string): Promise<FileRecord | null> {
-    const row = await this.prisma.fileRecord.findUnique({ where: { id } });
+  async getFileRecord(id: string, db: Db = this.prisma): Promise<FileRecord | null> {
+    const row = await db.fileRecord.findUnique({ where: { id } });
     return row ? fromRow(row) : null;
   }
 
   /** processing → available: stored under `objectKey` until `expiresAt`. */
   async markAvailable(
     id: string,
-    file: GeneratedFile & { objectKey: string; expiresAt: Date },
+    file: FileResult & { objectKey: string; expiresAt: Date },
+    db: Db = this.prisma,
   ): Promise<boolean> {
-    const { count } = await this.prisma.fileRecord.updateMany({
+    const { count } = await db.fileRecord.updateMany({
       where: { id, status: 'PROCESSING' },
       data: { ...file, status: 'AVAILABLE', stored: true },
     });
@@ -112,7 +128,7 @@ export class FileStore {
   }
 
   /** processing → not_stored: generated with `store: false`, metadata only. */
-  async markNotStored(id: string, file: GeneratedFile): Promise<boolean> {
+  async markNotStored(id: string, file: FileResult): Promise<boolean> {
     const { count } = await this.prisma.fileRecord.updateMany({
       where: { id, status: 'PROCESSING' },
       data: { ...file, status: 'NOT_STORED', stored: false, objectKey: null, expiresAt: null },
@@ -121,8 +137,8 @@ export class FileStore {
   }
 
   /** processing → failed, counting nothing; `error` is the HTTP error body (API.md §6). */
-  async markFailed(id: string, error: Prisma.InputJsonValue): Promise<boolean> {
-    const { count } = await this.prisma.fileRecord.updateMany({
+  async markFailed(id: string, error: Prisma.InputJsonValue, db: Db = this.prisma): Promise<boolean> {
+    const { count } = await db.fileRecord.updateMany({
       where: { id, status: 'PROCESSING' },
       data: { status: 'FAILED', error, units: 0 },
     });
@@ -136,6 +152,30 @@ export class FileStore {
       data: { status: 'EXPIRED' },
     });
     return count === 1;
+  }
+
+  /** Processing files, least recently alive first (index files_status_progress_at_idx). */
+  async listProcessing(limit: number, aliveBefore?: Date): Promise<FileRecord[]> {
+    const rows = await this.prisma.fileRecord.findMany({
+      where: { status: 'PROCESSING', ...(aliveBefore ? { progressAt: { lt: aliveBefore } } : {}) },
+      orderBy: { progressAt: 'asc' },
+      take: limit,
+    });
+    return rows.map(fromRow);
+  }
+
+  /** Failed or expired files whose object may still exist (its deletion failed or was interrupted). */
+  async listWithStaleObject(limit: number): Promise<FileRecord[]> {
+    const rows = await this.prisma.fileRecord.findMany({
+      where: { status: { in: ['FAILED', 'EXPIRED'] }, objectKey: { not: null } },
+      take: limit,
+    });
+    return rows.map(fromRow);
+  }
+
+  /** Forgets the object key of a failed or expired file once its object is deleted. */
+  async clearObjectKey(id: string): Promise<void> {
+    await this.prisma.fileRecord.updateMany({ where: { id, status: { in: ['FAILED', 'EXPIRED'] } }, data: { objectKey: null } });
   }
 
   /** Available files whose retention ended at `now`, oldest first (index files_status_expires_at_idx). */

@@ -5,6 +5,9 @@
 import { ApiKeyStore } from './api-keys';
 import { FileStore } from './files';
 import { IdempotencyStore } from './idempotency';
+import { UnitLedger } from './ledger';
+import { LifecycleStore } from './lifecycle';
+import { JobPayloadStore } from './payloads';
 import { OrganizationStore } from './organizations';
 import type { PrismaClient } from './prisma';
 import { UsageStore } from './usage';
@@ -13,7 +16,9 @@ export * from './api-keys';
 export * from './errors';
 export * from './files';
 export * from './idempotency';
-export * from './ids';
+export * from './ledger';
+export * from './lifecycle';
+export * from './payloads';
 export * from './migrate';
 export * from './organizations';
 export * from './plans';
@@ -26,15 +31,25 @@ export interface Stores {
   usage: UsageStore;
   files: FileStore;
   idempotency: IdempotencyStore;
+  ledger: UnitLedger;
+  payloads: JobPayloadStore;
+  lifecycle: LifecycleStore;
 }
 
 /** Every store over one client (the process's single Prisma client). */
 export function createStores(prisma: PrismaClient, clock: () => Date = () => new Date()): Stores {
+  const organizations = new OrganizationStore(prisma);
+  const files = new FileStore(prisma, clock);
+  const ledger = new UnitLedger(prisma, clock);
+  const payloads = new JobPayloadStore(prisma);
   return {
-    organizations: new OrganizationStore(prisma),
+    organizations,
     apiKeys: new ApiKeyStore(prisma, clock),
-    usage: new UsageStore(prisma, clock),
-    files: new FileStore(prisma, clock),
+    usage: new UsageStore(prisma, organizations, clock),
+    files,
     idempotency: new IdempotencyStore(prisma),
+    ledger,
+    payloads,
+    lifecycle: new LifecycleStore(prisma, files, ledger, payloads),
   };
 }

@@ -1,7 +1,7 @@
 import { NotFoundError } from './errors';
 import type { Plan as DbPlan } from './generated/prisma/enums';
 import type { PrismaClient } from './generated/prisma/client';
-import { newOrganizationId } from './ids';
+import { newOrganizationId } from '@ppfile/contract';
 import { isPlanName, type PlanName } from './plans';
 
 export interface Organization {

@@ -1,5 +1,5 @@
 import type { PrismaClient } from './generated/prisma/client';
-import { OrganizationStore } from './organizations';
+import type { OrganizationStore } from './organizations';
 import { isMonth, PLANS } from './plans';
 
 export type Reservation = { ok: true; used: number } | { ok: false; used: number; limit: number };
@@ -27,6 +27,7 @@ function checkUnits(units: number): void {
 export class UsageStore {
   constructor(
     private readonly prisma: PrismaClient,
+    private readonly organizations: OrganizationStore,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -73,7 +74,7 @@ export class UsageStore {
   /** The month's usage and the limit of the organization's current plan. */
   async getUsage(organizationId: string, month: string): Promise<Usage> {
     checkMonth(month);
-    const organization = await new OrganizationStore(this.prisma).requireOrganization(organizationId);
+    const organization = await this.organizations.requireOrganization(organizationId);
     return {
       month,
       used: await this.usedIn(organizationId, month),

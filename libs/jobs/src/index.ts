@@ -1,3 +1,5 @@
 export * from './queue';
-export * from './payloads';
+export * from './payload-cipher';
+export * from './lifecycle';
 export * from './generation';
+export * from './invariants';

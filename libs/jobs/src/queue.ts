@@ -2,8 +2,10 @@ import type { Lang } from '@ppfile/rules';
 
 /**
  * The queue, its job names and their data: the one place the gateway (producer) and the worker
- * (consumer) agree on. Job data never holds a request body or a file: those travel as payloads
- * (payloads.ts) under a key with a short TTL, because BullMQ keeps job data in Redis.
+ * (consumer) agree on. Job data never holds a request body or a file. A generation's body is kept,
+ * sealed, in PostgreSQL until its job ends (FileLifecycle): Redis carries jobs, it is not the record.
+ * An upload to validate travels through Redis under a short-lived key (it stays in memory only,
+ * SERVICE.md §4.3); if its job is lost the client is told to retry.
  */
 export const QUEUE_NAME = 'ppfile';
 
@@ -13,8 +15,6 @@ export type JobName = (typeof JOB_NAMES)[number];
 export interface GenerateJobData {
   /** The file record (status processing) this job completes; also the job id. */
   fileId: string;
-  lang: Lang;
-  requestId: string;
 }
 
 export interface ValidateFileJobData {
@@ -38,29 +38,20 @@ export interface JobData {
   sweep: SweepJobData;
 }
 
-/** Attempts of a generation before it ends `failed` (a worker killed mid-job is recovered as stalled). */
-export const GENERATE_ATTEMPTS = 3;
+/**
+ * Retries of a generation: exponential from 1 s, capped at 30 s, 10 attempts — about two and a
+ * half minutes, enough to outlast a PostgreSQL or object-store outage of two minutes without a
+ * client retry. Beyond that the reconciler re-enqueues the file while its lease runs.
+ */
+export const GENERATE_ATTEMPTS = 10;
+export const RETRY_BASE_MS = 1000;
+export const RETRY_CAP_MS = 30_000;
 
-/** Redis connection options for BullMQ from a redis:// URL (BullMQ wants no per-request retry limit). */
-export function bullConnection(redisUrl: string): {
-  host: string;
-  port: number;
-  username?: string;
-  password?: string;
-  db?: number;
-  maxRetriesPerRequest: null;
-  retryStrategy: (attempt: number) => number;
-} {
-  const url = new URL(redisUrl);
-  const db = url.pathname.length > 1 ? Number(url.pathname.slice(1)) : undefined;
-  return {
-    host: url.hostname || '127.0.0.1',
-    port: url.port ? Number(url.port) : 6379,
-    username: url.username || undefined,
-    password: url.password ? decodeURIComponent(url.password) : undefined,
-    db: Number.isInteger(db) ? db : undefined,
-    maxRetriesPerRequest: null,
-    // Reconnect within 2 s once Redis is back (BullMQ's default waits up to 20 s between attempts).
-    retryStrategy: (attempt: number) => Math.min(200 * attempt, 2000),
-  };
+export function retryDelayMs(attemptsMade: number): number {
+  return Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** Math.max(0, attemptsMade - 1));
 }
+
+/** A worker that dies mid-job leaves it stalled; it is taken over this many times before failing. */
+export const MAX_STALLED_COUNT = 5;
+
+export const generateJobId = (fileId: string): string => fileId;

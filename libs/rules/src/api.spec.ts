@@ -1,6 +1,6 @@
 /** The entry points' responses: generateFile metadata, the generate response body, file ids. */
 import { createHash } from 'node:crypto';
-import { generateFile, generateResponseBody, newFileId, validateDeclarations } from './api';
+import { generateFile, validateDeclarations } from './api';
 import { DEFAULT_OPTIONS } from './request';
 import { testReferences } from './testing/fixtures';
 import { KINDS, body, check, holderOf, testEnv, training } from './testing/spec-helpers';
@@ -98,41 +98,3 @@ describe('validateDeclarations', () => {
   });
 });
 
-describe('generateResponseBody', () => {
-  const file = generateFile(body('adf', 'employer'), testEnv({ randomHex: () => '00ff00ff' }));
-
-  it('carries content only when the file is not stored', () => {
-    const notStored = generateResponseBody(file, {
-      file_id: 'file_x',
-      mode: 'test',
-      stored: false,
-      expires_at: null,
-      download_url: null,
-    });
-    expect(notStored.content).toBe(file.content.toString('utf8'));
-    expect(notStored).toMatchObject({
-      success: true,
-      stored: false,
-      rows: 2,
-      declarations: 1,
-      filename: 'ppfile_adf_20261122_00ff00ff.csv',
-    });
-    const stored = generateResponseBody(file, {
-      file_id: 'file_x',
-      mode: 'live',
-      stored: true,
-      expires_at: '2026-11-23T10:00:00.000Z',
-      download_url: 'http://localhost:3000/v1/files/file_x/download',
-    });
-    expect('content' in stored).toBe(false);
-    expect(stored.download_url).toBe('http://localhost:3000/v1/files/file_x/download');
-  });
-});
-
-describe('newFileId', () => {
-  it('is file_ + 32 lowercase hex characters, random', () => {
-    const a = newFileId();
-    expect(a).toMatch(/^file_[0-9a-f]{32}$/);
-    expect(newFileId()).not.toBe(a);
-  });
-});

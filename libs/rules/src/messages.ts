@@ -274,6 +274,16 @@ const REQUEST_MESSAGES: Catalogue<RequestErrorCode> = {
     en: () => 'A request with this Idempotency-Key is still running; retry when it has finished.',
     fr: () => "Une requête avec cette Idempotency-Key est encore en cours ; réessayez quand elle sera terminée.",
   },
+  FILE_NOT_AVAILABLE: {
+    en: (p) =>
+      p.expected === 'failed'
+        ? 'The file is not available: its generation failed (see GET /v1/files/{id}).'
+        : 'The file is not available yet: it is still being generated. Retry after the delay given by Retry-After.',
+    fr: (p) =>
+      p.expected === 'failed'
+        ? "Le fichier n'est pas disponible : sa génération a échoué (voir GET /v1/files/{id})."
+        : "Le fichier n'est pas encore disponible : sa génération est en cours. Réessayez après le délai indiqué par Retry-After.",
+  },
   FILE_EXPIRED: {
     en: (p) => `The file has expired (retention ${p.limit} h); it has been or will be deleted.`,
     fr: (p) => `Le fichier a expiré (conservation ${p.limit} h) ; il est ou sera supprimé.`,
@@ -332,5 +342,6 @@ export const FIELD_PROBLEMS = {
   non_empty_array: { en: 'must be a non-empty array', fr: 'doit être un tableau non vide' },
   one_of: { en: 'must be one of', fr: "doit valoir l'une des valeurs" },
   range: { en: 'must be an integer from', fr: 'doit être un entier de' },
+  idempotency_key: { en: '1 to 255 printable ASCII characters', fr: '1 à 255 caractères ASCII imprimables' },
 } as const;
 export type FieldProblem = keyof typeof FIELD_PROBLEMS;

@@ -1,6 +1,6 @@
+import { REQUEST_ERROR_STATUS } from '@ppfile/contract';
 import { createCsvValidator, generateFile, validateCsv } from './api';
-import { REQUEST_ERROR_STATUS } from './codes';
-import { errorBody, parseJsonBody, RequestError } from './request';
+import { parseJsonBody } from './request';
 import { NIR_CORSICA, testReferences } from './testing/fixtures';
 import {
   body,
@@ -20,7 +20,7 @@ import {
 function problemFields(fn: () => unknown): string[] {
   const err = requestError(fn);
   expect(err.code).toBe('INVALID_REQUEST');
-  expect(err.status).toBe(400);
+  expect(REQUEST_ERROR_STATUS[err.code]).toBe(400);
   const fields = (err.details!.fields as { field: string; message: string }[]).map((f) => f.field);
   expect(err.details!.field_count).toBe(fields.length);
   return fields;
@@ -34,7 +34,7 @@ describe('parseJsonBody', () => {
   it.each(['{', '', '{"a":1,}', "{'a':1}", 'undefined'])('turns %j into INVALID_JSON (400)', (text) => {
     const err = requestError(() => parseJsonBody(text, 'en'));
     expect(err.code).toBe('INVALID_JSON');
-    expect(err.status).toBe(400);
+    expect(REQUEST_ERROR_STATUS[err.code]).toBe(400);
     expect(err.message).toBe('The request body is not valid JSON.');
   });
 
@@ -229,7 +229,7 @@ describe('INVALID_REQUEST: structure of the body', () => {
     edit(b);
     const err = requestError(() => check(b));
     expect(err.code).toBe('INVALID_REQUEST');
-    expect(err.status).toBe(400);
+    expect(REQUEST_ERROR_STATUS[err.code]).toBe(400);
     expect(err.details).toEqual({ fields: [{ field, message }], field_count: 1 });
   });
 
@@ -278,7 +278,7 @@ describe('UNSUPPORTED_SPEC_VERSION', () => {
     const b = { ...body('adf', 'employer'), spec_version: '2025-01' };
     const err = requestError(() => check(b));
     expect(err.code).toBe('UNSUPPORTED_SPEC_VERSION');
-    expect(err.status).toBe(400);
+    expect(REQUEST_ERROR_STATUS[err.code]).toBe(400);
     expect(err.details).toEqual({ supported: ['2026-02'] });
     expect(err.message).toBe('Unsupported spec_version; supported: 2026-02.');
   });
@@ -315,7 +315,7 @@ describe('LINE_LIMIT_EXCEEDED', () => {
   it('refuses 51 holders with maxRows 50 (413, details.limit)', () => {
     const err = requestError(() => check(body('adf', 'employer', 51), { maxRows: 50 }));
     expect(err.code).toBe('LINE_LIMIT_EXCEEDED');
-    expect(err.status).toBe(413);
+    expect(REQUEST_ERROR_STATUS[err.code]).toBe(413);
     expect(err.details).toEqual({ limit: 50, rows: 51 });
     expect(err.message).toBe('The request holds more than 50 rows, the limit for this key.');
   });
@@ -342,7 +342,7 @@ describe('LINE_LIMIT_EXCEEDED', () => {
       validateCsv(csvFile('adf', rows), { type: 'adf', declarant: 'employer' }, testEnv({ maxRows: 2 })),
     );
     expect(err.code).toBe('LINE_LIMIT_EXCEEDED');
-    expect(err.status).toBe(413);
+    expect(REQUEST_ERROR_STATUS[err.code]).toBe(413);
     expect(err.details).toEqual({ limit: 2, rows: 3 });
     expect(
       validateCsv(csvFile('adf', rows), { type: 'adf', declarant: 'employer' }, testEnv({ maxRows: 3 }))
@@ -358,7 +358,7 @@ describe('VALIDATION_FAILED', () => {
     holderOf(b, 2).nir = NIR_CORSICA;
     const err = requestError(() => generateFile(b, testEnv()));
     expect(err.code).toBe('VALIDATION_FAILED');
-    expect(err.status).toBe(422);
+    expect(REQUEST_ERROR_STATUS[err.code]).toBe(422);
     expect(err.message).toBe('No file was produced: 1 row is invalid (see details.errors).');
     const d = err.details!;
     expect(d.valid).toBe(false);
@@ -388,44 +388,6 @@ describe('VALIDATION_FAILED', () => {
     expect(requestError(() => generateFile(b, testEnv({ lang: 'fr' }))).message).toBe(
       'Aucun fichier produit : 2 lignes sont invalides (voir details.errors).',
     );
-  });
-});
-
-describe('errorBody', () => {
-  it('has the shape of API.md §6', () => {
-    const err = RequestError.of('LINE_LIMIT_EXCEEDED', 'en', { limit: 50 }, { limit: 50 });
-    expect(errorBody(err, 'req_1')).toEqual({
-      error: {
-        code: 'LINE_LIMIT_EXCEEDED',
-        message: err.message,
-        details: { limit: 50 },
-        request_id: 'req_1',
-      },
-    });
-    expect(errorBody({ code: 'INVALID_JSON', message: 'm' }, 'req_2').error.details).toEqual({});
-  });
-
-  it('maps each request error to its status', () => {
-    expect(REQUEST_ERROR_STATUS).toEqual({
-      INVALID_JSON: 400,
-      INVALID_REQUEST: 400,
-      UNSUPPORTED_SPEC_VERSION: 400,
-      LINE_LIMIT_EXCEEDED: 413,
-      VALIDATION_FAILED: 422,
-      MISSING_API_KEY: 401,
-      INVALID_API_KEY: 401,
-      NOT_FOUND: 404,
-      FILE_NOT_STORED: 404,
-      IDEMPOTENCY_KEY_REUSED: 409,
-      IDEMPOTENCY_IN_PROGRESS: 409,
-      FILE_EXPIRED: 410,
-      PAYLOAD_TOO_LARGE: 413,
-      UNSUPPORTED_MEDIA_TYPE: 415,
-      RATE_LIMIT_EXCEEDED: 429,
-      QUOTA_EXCEEDED: 429,
-      SERVICE_UNAVAILABLE: 503,
-      INTERNAL_ERROR: 500,
-    });
   });
 });
 

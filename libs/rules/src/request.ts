@@ -1,12 +1,14 @@
-import { REQUEST_ERROR_STATUS, type RequestErrorCode } from './codes';
+import type { RequestErrorCode } from './codes';
 import { FIELD_PROBLEMS, requestErrorMessage, type FieldProblem, type Lang, type MessageParams } from './messages';
 import type { FormulaPolicy } from './row-checker';
 import { CURRENT_SPEC_VERSION, DECLARANTS, FILE_TYPES, SPEC_VERSIONS, findSpec } from './spec';
 import type { Declarant, FileType, SpecVersion } from './spec/types';
 
-/** An error that ends a request before (or instead of) a validation response: API.md §6. */
+/**
+ * A request the format refuses before (or instead of) a validation response: its code (API.md §6)
+ * and a message from the catalogue. What status answers it is the HTTP contract's (libs/contract).
+ */
 export class RequestError extends Error {
-  readonly status: number;
   constructor(
     readonly code: RequestErrorCode,
     message: string,
@@ -14,20 +16,11 @@ export class RequestError extends Error {
   ) {
     super(message);
     this.name = 'RequestError';
-    this.status = REQUEST_ERROR_STATUS[code];
   }
 
   static of(code: RequestErrorCode, lang: Lang, params: MessageParams, details?: Record<string, unknown>): RequestError {
     return new RequestError(code, requestErrorMessage(code, lang, params), details);
   }
-}
-
-/** The HTTP error body of API.md §6. */
-export function errorBody(
-  error: { code: string; message: string; details?: Record<string, unknown> },
-  requestId: string,
-): { error: { code: string; message: string; details: Record<string, unknown>; request_id: string } } {
-  return { error: { code: error.code, message: error.message, details: error.details ?? {}, request_id: requestId } };
 }
 
 export interface GenerationOptions {

@@ -3,6 +3,7 @@
  * (shared/peer-fixtures, data only; see each ORIGIN.md). Where a peer's note and our contract
  * differ, SERVICE.md / API.md decide: the expected values below are derived from them.
  */
+import { REQUEST_ERROR_STATUS } from '@ppfile/contract';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -245,7 +246,7 @@ describe('Échéa unit-vectors.json', () => {
       (n) => {
         const error = thrownBy(() => check(withNir(n)));
         expect(error.code).toBe('INVALID_REQUEST');
-        expect(error.status).toBe(400);
+        expect(REQUEST_ERROR_STATUS[error.code]).toBe(400);
         expect(error.details).toEqual({
           fields: [{ field: FIELD, message: 'must be a string' }],
           field_count: 1,

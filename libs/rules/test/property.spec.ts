@@ -5,6 +5,7 @@
  * inside one text value, generation is refused with INVALID_CHARACTER on that value
  * (SERVICE.md §2.5).
  */
+import { REQUEST_ERROR_STATUS } from '@ppfile/contract';
 import fc from 'fast-check';
 import {
   DELIVERY_MODES,
@@ -622,7 +623,7 @@ describe.each(KINDS)('%s / %s: a forbidden character inside a text value', (type
           expect(thrown).toBeInstanceOf(RequestError);
           const error = thrown as RequestError;
           expect(error.code).toBe('VALIDATION_FAILED');
-          expect(error.status).toBe(422);
+          expect(REQUEST_ERROR_STATUS[error.code]).toBe(422);
           const details = error.details as { valid: boolean; error_count: number; errors: Issue[] };
           expect(details.valid).toBe(false);
           expect(details.error_count).toBe(1);

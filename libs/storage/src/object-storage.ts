@@ -75,6 +75,16 @@ export class ObjectStorage {
     }
   }
 
+  /** Every object under `prefix`, with its size (for the operators' invariant check). */
+  async list(prefix: string): Promise<{ key: string; size: number }[]> {
+    const out: { key: string; size: number }[] = [];
+    for await (const o of this.client.listObjectsV2(this.bucket, prefix, true)) {
+      const item = o as { name?: string; size?: number };
+      if (item.name) out.push({ key: item.name, size: item.size ?? 0 });
+    }
+    return out;
+  }
+
   /** For health checks: true when the endpoint answers and the bucket exists. */
   async ping(): Promise<boolean> {
     try {

@@ -14,8 +14,11 @@ import {
   type PrismaClient,
   type Stores,
 } from '@ppfile/db';
+import { EnvReader } from '@ppfile/config';
+import { checkInvariants } from '@ppfile/jobs';
+import { ObjectStorage } from '@ppfile/storage';
 import { oneOf, parse, single } from '../args';
-import { EXIT_OK, printJson, UsageError, type Output } from '../cli-io';
+import { EXIT_INVALID, EXIT_OK, printJson, UsageError, type Output } from '../cli-io';
 
 /**
  * Operators' commands (API.md §12–§13) over DATABASE_URL. main.ts loads this file only when `admin`
@@ -27,6 +30,7 @@ const USAGE = `usage:
   ppfile admin key create --org ID --mode live|test [--name LABEL] [--json]
   ppfile admin key revoke KEY_ID [--json]
   ppfile admin usage --org ID [--month YYYY-MM] [--json]
+  ppfile admin reconcile --check [--json]
   ppfile admin db migrate [--json]`;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -36,6 +40,7 @@ interface Context {
   positionals: string[];
   output: Output;
   databaseUrl: string;
+  env: NodeJS.ProcessEnv;
 }
 
 function requiredString(values: Values, name: string): string {
@@ -98,10 +103,44 @@ async function usage({ values, positionals, output, databaseUrl }: Context): Pro
   const organizationId = requiredString(values, 'org');
   const month = values.month === undefined ? monthOf(new Date()) : values.month;
   if (!isMonth(month)) throw new UsageError('--month expects YYYY-MM');
-  const result = await withStores(databaseUrl, (s) => s.usage.getUsage(organizationId, month));
-  if (values.json) printJson(output, { month: result.month, used: result.used, limit: result.limit });
-  else output.out(`${result.month}: ${result.used} of ${result.limit} units used\n`);
+  const [result, ledger] = await withStores(databaseUrl, (s) =>
+    Promise.all([s.usage.getUsage(organizationId, month), s.ledger.month(organizationId, month)]),
+  );
+  if (values.json) {
+    printJson(output, { month: result.month, used: result.used, limit: result.limit, committed: ledger.committed, reserved: ledger.reserved });
+  } else {
+    const held = ledger.reserved ? ` (${ledger.reserved} reserved for work in progress)` : '';
+    output.out(`${result.month}: ${result.used} of ${result.limit} units used${held}\n`);
+  }
   return EXIT_OK;
+}
+
+/**
+ * `admin reconcile --check`: the invariants of accepted work (libs/jobs checkInvariants) over
+ * DATABASE_URL and the object store of S3_*; exit 1 listing each violation, 0 when there is none.
+ */
+async function reconcileCheck({ values, positionals, output, databaseUrl, env }: Context): Promise<number> {
+  noPositionals(positionals);
+  if (!values.check) throw new UsageError('admin reconcile only checks for now: pass --check (the workers repair by themselves)');
+  const read = new EnvReader(env);
+  const s3 = read.s3();
+  const lease = read.int('PROCESSING_LEASE_SECONDS', 600, 1, 7 * 86400);
+  try {
+    read.done();
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const prisma = createPrismaClient(databaseUrl, { poolMax: 2 });
+  let violations;
+  try {
+    violations = await checkInvariants({ prisma, storage: new ObjectStorage(s3), now: new Date(), processingLeaseSeconds: lease });
+  } finally {
+    await prisma.$disconnect();
+  }
+  if (values.json) printJson(output, { ok: violations.length === 0, violations });
+  else if (violations.length === 0) output.out('reconcile: every invariant holds\n');
+  else for (const v of violations) output.out(`${v.kind} ${v.subject}: ${v.detail}\n`);
+  return violations.length === 0 ? EXIT_OK : EXIT_INVALID;
 }
 
 async function dbMigrate({ values, positionals, output, databaseUrl }: Context): Promise<number> {
@@ -140,6 +179,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   },
   'key revoke': { options: { json }, run: keyRevoke },
   usage: { options: { org: { type: 'string' }, month: { type: 'string' }, json }, run: usage },
+  reconcile: { options: { check: { type: 'boolean' }, json }, run: reconcileCheck },
   'db migrate': { options: { json }, run: dbMigrate },
 };
 
@@ -175,7 +215,7 @@ export async function adminCommand(args: string[], output: Output, env: NodeJS.P
   const { values, positionals } = parse(args.slice(name.split(' ').length), subcommand.options);
   const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
   try {
-    return await subcommand.run({ values, positionals, output, databaseUrl });
+    return await subcommand.run({ values, positionals, output, databaseUrl, env });
   } catch (e) {
     throw explain(e, databaseUrl);
   }

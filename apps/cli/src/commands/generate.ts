@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { generateFile, generateResponseBody, newFileId } from '@ppfile/rules';
+import { generateResponseBody, newFileId } from '@ppfile/contract';
+import { generateFile } from '@ppfile/rules';
 import { langOption, parse, single, todayOption } from '../args';
 import { EXIT_OK, formatIssues, printJson, UsageError, type Output } from '../cli-io';
 import { loadReferences } from '../references';

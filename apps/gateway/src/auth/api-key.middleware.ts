@@ -1,14 +1,12 @@
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Response } from 'express';
-import { PLANS, type Stores } from '@ppfile/db';
-import { ApiError } from '../common/api-error';
+import { ApiError } from '@ppfile/contract';
+import { ApiKeyStore, PLANS } from '@ppfile/db';
 import { sendApiError } from '../common/api-exception.filter';
 import type { GatewayRequest } from '../common/request-context';
-import { Clock } from '../infra/clock';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { RateLimiter, type RateLimitResult } from '../limits/rate-limiter';
 import { KeyCache } from './key-cache';
-import type { GatewayConfig } from '../config';
-import { CONFIG, STORES } from '../infra/tokens';
 
 /** Unauthenticated requests are limited per client address (API.md §6). */
 const ANONYMOUS_PER_MINUTE = 30;
@@ -20,22 +18,18 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  */
 @Injectable()
 export class ApiKeyMiddleware implements NestMiddleware {
-  private readonly cache: KeyCache;
-
   constructor(
-    @Inject(STORES) private readonly stores: Stores,
+    @Inject(ApiKeyStore) private readonly apiKeys: ApiKeyStore,
     @Inject(RateLimiter) private readonly limiter: RateLimiter,
-    @Inject(CONFIG) private readonly config: GatewayConfig,
-    @Inject(Clock) clock: Clock,
-  ) {
-    this.cache = new KeyCache(config.authCacheSeconds * 1000, () => clock.now().getTime());
-  }
+    @Inject(KeyCache) private readonly cache: KeyCache,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
 
   async use(req: GatewayRequest, res: Response, next: NextFunction): Promise<void> {
     try {
       const header = req.header('authorization');
       const token = header ? BEARER.exec(header)?.[1] : undefined;
-      const principal = token ? await this.cache.authenticate(token, (t) => this.stores.apiKeys.authenticate(t)) : null;
+      const principal = token ? await this.cache.authenticate(token, (t) => this.apiKeys.authenticate(t)) : null;
       if (!principal) {
         const limit = await this.limiter.hit([{ name: `ip:${req.ip ?? 'unknown'}`, limit: ANONYMOUS_PER_MINUTE * this.config.rateLimitScale }]);
         this.enforce(res, limit);

@@ -1,11 +1,13 @@
 import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { errorBody, RequestError, requestErrorMessage, REQUEST_ERROR_STATUS, type RequestErrorCode } from '@ppfile/rules';
-import { ApiError } from './api-error';
-import { isDependencyDown } from './dependency-errors';
+import { ApiError, errorBody, REQUEST_ERROR_STATUS, type ErrorBody } from '@ppfile/contract';
+import { isDependencyDown } from '@ppfile/infra';
+import { RequestError, requestErrorMessage, type RequestErrorCode } from '@ppfile/rules';
 import type { GatewayRequest } from './request-context';
 
 const MAX_BYTES = 20 * 1024 * 1024;
+/** Seconds a client should wait before retrying after a 503 (a dependency is down). */
+export const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 
 /**
  * The one place that writes the error body of API.md §6. Unexpected errors become 500 without a
@@ -27,14 +29,13 @@ export function sendApiError(req: GatewayRequest, res: Response, exception: unkn
   const lang = req.lang ?? 'en';
   const requestId = req.requestId ?? 'req_unknown';
   let status: number;
-  let body: ReturnType<typeof errorBody>;
+  let body: ErrorBody;
+  if (exception instanceof RequestError) exception = ApiError.from(exception);
   if (exception instanceof ApiError) {
     status = exception.status;
     if (!res.headersSent) for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
-    body = errorBody({ code: exception.code, message: exception.message_(lang), details: exception.details }, requestId);
-  } else if (exception instanceof RequestError) {
-    status = exception.status;
-    body = errorBody(exception, requestId);
+    if (status === 503 && !res.headersSent) res.setHeader('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
+    body = exception.body(lang, requestId);
   } else if (exception instanceof HttpException) {
     const code = httpCode(exception.getStatus());
     status = REQUEST_ERROR_STATUS[code];
@@ -42,6 +43,7 @@ export function sendApiError(req: GatewayRequest, res: Response, exception: unkn
     body = errorBody({ code, message }, requestId);
   } else if (isDependencyDown(exception)) {
     status = 503;
+    if (!res.headersSent) res.setHeader('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
     log('dependency down', exception, requestId);
     body = errorBody({ code: 'SERVICE_UNAVAILABLE', message: requestErrorMessage('SERVICE_UNAVAILABLE', lang, {}) }, requestId);
   } else {

@@ -1,5 +1,6 @@
 import { json, type NextFunction, type Response } from 'express';
-import { errorBody, REQUEST_ERROR_STATUS, requestErrorMessage, type RequestErrorCode } from '@ppfile/rules';
+import { errorBody, REQUEST_ERROR_STATUS } from '@ppfile/contract';
+import { requestErrorMessage, type RequestErrorCode } from '@ppfile/rules';
 import type { GatewayRequest } from './request-context';
 
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;

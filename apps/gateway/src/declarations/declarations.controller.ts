@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { parisDay, validateDeclarations, type DeclarationValidationResponse } from '@ppfile/rules';
 import type { GatewayRequest } from '../common/request-context';
-import { Clock } from '../infra/clock';
+import { Clock } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { rowLimit } from '../limits/row-limit';
 import { DECLARATION_BODY_SCHEMA } from './declaration-body.schema';

@@ -2,12 +2,14 @@ import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { FileValidationResponse } from '@ppfile/rules';
-import { ApiError } from '../common/api-error';
+import { FIELD_PROBLEMS, type FileValidationResponse } from '@ppfile/rules';
+import { ApiError } from '@ppfile/contract';
 import { MAX_BODY_BYTES } from '../common/json-body.middleware';
 import type { GatewayRequest } from '../common/request-context';
 import { DECLARATION_BODY_SCHEMA } from '../declarations/declaration-body.schema';
-import { FilesService, type UploadFields } from './files.service';
+import { FileReader, PROCESSING_RETRY_AFTER_SECONDS } from './file-reader';
+import { GenerateService } from './generate.service';
+import { UploadValidation, type UploadFields } from './upload-validation';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -15,7 +17,11 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 @ApiBearerAuth()
 @Controller('v1/files')
 export class FilesController {
-  constructor(@Inject(FilesService) private readonly files: FilesService) {}
+  constructor(
+    @Inject(GenerateService) private readonly generation: GenerateService,
+    @Inject(UploadValidation) private readonly uploads: UploadValidation,
+    @Inject(FileReader) private readonly reader: FileReader,
+  ) {}
 
   @Post('generate')
   @ApiOperation({ summary: 'Generate an official CSV file from a declaration body; 1 unit per holder (live keys)' })
@@ -30,14 +36,22 @@ export class FilesController {
   ): Promise<Record<string, unknown>> {
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw new ApiError('INVALID_REQUEST', { count: 1 }, {
-        fields: [{ field: 'Idempotency-Key', message: '1 to 255 printable ASCII characters' }],
+        fields: [{ field: 'Idempotency-Key', message: FIELD_PROBLEMS.idempotency_key[req.lang] }],
       });
     }
     const respondAsync = /(^|[,;\s])respond-async\b/i.test(req.header('prefer') ?? '');
-    const reply = await this.files.generate(req.principal!, req.lang, body, idempotencyKey, { requestId: req.requestId, respondAsync });
+    const reply = await this.generation.generate({
+      principal: req.principal!,
+      lang: req.lang,
+      body,
+      rawBody: req.rawBody,
+      idempotencyKey,
+      call: { requestId: req.requestId, respondAsync },
+    });
     if (reply.replayed) res.setHeader('Idempotent-Replayed', 'true');
     if (reply.location) res.setHeader('Location', reply.location);
     if (respondAsync && reply.status === 202) res.setHeader('Preference-Applied', 'respond-async');
+    if (reply.status === 202) res.setHeader('Retry-After', String(PROCESSING_RETRY_AFTER_SECONDS));
     res.status(reply.status);
     return reply.body;
   }
@@ -66,19 +80,19 @@ export class FilesController {
     @UploadedFile() file: { buffer: Buffer; originalname: string } | undefined,
     @Body() fields: UploadFields,
   ): Promise<FileValidationResponse> {
-    return this.files.validateUpload(req.principal!, req.lang, file, fields ?? {});
+    return this.uploads.validate({ principal: req.principal!, lang: req.lang, upload: file, fields: fields ?? {} });
   }
 
   @Get(':id')
   @ApiOperation({ summary: "A file's metadata and status" })
   metadata(@Req() req: GatewayRequest, @Param('id') id: string): Promise<Record<string, unknown>> {
-    return this.files.metadata(req.principal!, id);
+    return this.reader.metadata(req.principal!, id);
   }
 
   @Get(':id/download')
   @ApiOperation({ summary: 'The CSV, byte for byte as generated; only with the key that created it' })
   async download(@Req() req: GatewayRequest, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    const file = await this.files.download(req.principal!, id);
+    const file = await this.reader.download(req.principal!, id);
     res.status(200);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);

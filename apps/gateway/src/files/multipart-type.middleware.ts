@@ -1,5 +1,5 @@
 import type { NextFunction, Response } from 'express';
-import { ApiError } from '../common/api-error';
+import { ApiError } from '@ppfile/contract';
 import { sendApiError } from '../common/api-exception.filter';
 import type { GatewayRequest } from '../common/request-context';
 

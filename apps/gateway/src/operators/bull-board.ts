@@ -3,7 +3,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { GatewayConfig } from '../config';
-import { JobQueue } from '../infra/job-queue';
+import { JobQueue } from '@ppfile/infra';
 import { operatorAuth } from './operator-auth';
 
 export const BULL_BOARD_PATH = '/admin/queues';
@@ -13,7 +13,7 @@ export function mountBullBoard(app: INestApplication, config: GatewayConfig): vo
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(BULL_BOARD_PATH);
   createBullBoard({
-    queues: [new BullMQAdapter(app.get(JobQueue).bullQueue, { readOnlyMode: !config.bullBoardWritable })],
+    queues: [new BullMQAdapter(app.get(JobQueue).queue, { readOnlyMode: !config.bullBoardWritable })],
     serverAdapter,
     options: { uiConfig: { boardTitle: 'ppfile queues' } },
   });

@@ -1,3 +1,4 @@
+import { ApiError } from '@ppfile/contract';
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
@@ -9,7 +10,6 @@ import {
   SPEC_VERSIONS,
   type ReferenceListName,
 } from '@ppfile/rules';
-import { ApiError } from '../common/api-error';
 import { ReferenceDirectory } from '@ppfile/refdata';
 
 @ApiTags('spec')

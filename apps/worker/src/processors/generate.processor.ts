@@ -1,60 +1,46 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import type { Stores } from '@ppfile/db';
-import {
-  failGeneration,
-  generatePayloadKey,
-  runGeneration,
-  type GenerateJobData,
-  type GenerationContext,
-  type GenerationOutcome,
-  PayloadStore,
-} from '@ppfile/jobs';
-import { parseRequest, requestErrorMessage } from '@ppfile/rules';
-import { GENERATION, STORES } from '../tokens';
+import { FileStore } from '@ppfile/db';
+import { Clock, isDependencyDown } from '@ppfile/infra';
+import { FileLifecycle, internalErrorBody, runGeneration, type GenerateJobData } from '@ppfile/jobs';
+import { ReferenceDirectory } from '@ppfile/refdata';
+import { WORKER_CONFIG, type WorkerConfig } from '../config';
 import type { Processor } from './processor';
 
 /**
  * `generate`: the large generations the gateway hands off (API.md §8). The job id is the file id;
- * running it twice stores the same object and counts once (libs/jobs runGeneration).
+ * running it twice stores the same object and counts once (libs/jobs runGeneration). The result is
+ * the file record itself: the waiting request reads it from PostgreSQL.
  */
 @Injectable()
 export class GenerateProcessor implements Processor<'generate'> {
   readonly name = 'generate' as const;
 
   constructor(
-    @Inject(GENERATION) private readonly ctx: GenerationContext,
-    @Inject(STORES) private readonly stores: Stores,
-    @Inject(PayloadStore) private readonly payloads: PayloadStore,
+    @Inject(FileLifecycle) private readonly lifecycle: FileLifecycle,
+    @Inject(FileStore) private readonly files: FileStore,
+    @Inject(ReferenceDirectory) private readonly references: ReferenceDirectory,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
   ) {}
 
-  async process(job: Job<GenerateJobData>): Promise<GenerationOutcome> {
-    const { fileId, lang, requestId } = job.data;
-    const record = await this.stores.files.getFileRecord(fileId);
-    if (!record) throw new Error(`file record ${fileId} not found`);
-    const payload = await this.payloads.get(generatePayloadKey(fileId));
-    if (!payload) {
-      if (record.status === 'processing') await this.fail(job, 'payload expired');
-      throw new Error('the request body of this job is gone (expired or already done)');
-    }
-    const request = parseRequest(JSON.parse(payload.toString('utf8')), { lang });
-    const outcome = await runGeneration(this.ctx, fileId, request, lang, requestId);
-    await this.payloads.remove(generatePayloadKey(fileId));
-    return outcome;
+  async process(job: Job<GenerateJobData>): Promise<{ status: string }> {
+    const record = await this.files.getFileRecord(job.data.fileId);
+    // A record that does not exist was never accepted (its transaction rolled back): nothing to do.
+    if (!record) return { status: 'missing' };
+    const final = await runGeneration(this.lifecycle, record, { references: (v) => this.references.lists(v), now: () => this.clock.now() });
+    return { status: final.status };
   }
 
-  async failed(job: Job<GenerateJobData>): Promise<void> {
-    await this.payloads.remove(generatePayloadKey(job.data.fileId));
-    await this.fail(job, 'failed');
-  }
-
-  /** Ends the file `failed`, its units given back; the error is the one the request would have had. */
-  private async fail(job: Job<GenerateJobData>, _why: string): Promise<void> {
-    const record = await this.stores.files.getFileRecord(job.data.fileId);
+  /**
+   * Attempts spent. A dependency that is still down is not the request's fault: while the file's
+   * lease runs it stays processing and the reconciler re-creates its job; anything else fails it.
+   */
+  async failed(job: Job<GenerateJobData>, error: Error): Promise<void> {
+    const record = await this.files.getFileRecord(job.data.fileId);
     if (!record || record.status !== 'processing') return;
-    const { lang, requestId } = job.data;
-    await failGeneration(this.ctx, record, {
-      error: { code: 'INTERNAL_ERROR', message: requestErrorMessage('INTERNAL_ERROR', lang, {}), details: {}, request_id: requestId },
-    });
+    const leaseEnds = record.progressAt.getTime() + this.config.processingLeaseSeconds * 1000;
+    if (isDependencyDown(error) && this.clock.now().getTime() < leaseEnds) return;
+    await this.lifecycle.fail(record.id, internalErrorBody(record.lang === 'fr' ? 'fr' : 'en', record.requestId));
   }
 }

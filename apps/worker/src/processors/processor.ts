@@ -5,8 +5,8 @@ import type { JobData, JobName } from '@ppfile/jobs';
 export interface Processor<N extends JobName = JobName> {
   readonly name: N;
   process(job: Job<JobData[N]>): Promise<unknown>;
-  /** Called once a job has failed for good (attempts spent, or stalled too often). */
-  failed?(job: Job<JobData[N]>): Promise<void>;
+  /** Called once a job has failed for good (attempts spent, or stalled too often), with its last error. */
+  failed?(job: Job<JobData[N]>, error: Error): Promise<void>;
 }
 
 export const PROCESSORS = Symbol('Processors');

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { sweepExpired, type GenerationContext } from '@ppfile/jobs';
-import { GENERATION } from '../tokens';
+import { FileLifecycle } from '@ppfile/jobs';
 import type { Processor } from './processor';
 
 /** `sweep` (repeatable): deletes expired objects and marks their records expired (SERVICE.md §3). */
@@ -9,10 +8,10 @@ export class SweepProcessor implements Processor<'sweep'> {
   readonly name = 'sweep' as const;
   private readonly logger = new Logger('sweep');
 
-  constructor(@Inject(GENERATION) private readonly ctx: GenerationContext) {}
+  constructor(@Inject(FileLifecycle) private readonly lifecycle: FileLifecycle) {}
 
   async process(): Promise<{ expired: number }> {
-    const expired = await sweepExpired(this.ctx, 500);
+    const expired = await this.lifecycle.sweepExpired(500);
     if (expired) this.logger.log(`${expired} expired file(s) deleted`);
     return { expired };
   }

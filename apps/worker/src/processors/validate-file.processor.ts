@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import { PayloadStore, type ValidateFileJobData } from '@ppfile/jobs';
+import { Redis } from 'ioredis';
+import type { ValidateFileJobData } from '@ppfile/jobs';
 import { createCsvValidator, type FileValidationResponse } from '@ppfile/rules';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import type { Processor } from './processor';
@@ -11,13 +12,13 @@ export class ValidateFileProcessor implements Processor<'validate-file'> {
   readonly name = 'validate-file' as const;
 
   constructor(
-    @Inject(PayloadStore) private readonly payloads: PayloadStore,
+    @Inject(Redis) private readonly redis: Redis,
     @Inject(ReferenceDirectory) private readonly references: ReferenceDirectory,
   ) {}
 
   async process(job: Job<ValidateFileJobData>): Promise<FileValidationResponse> {
     const d = job.data;
-    const content = await this.payloads.get(d.payloadKey);
+    const content = await this.redis.getBuffer(d.payloadKey);
     if (!content) throw new Error('the uploaded file of this job is gone (expired or already done)');
     const validator = createCsvValidator(
       { type: d.type, declarant: d.declarant, spec_version: d.spec_version, strict_references: d.strict_references, filename: d.filename },
@@ -29,7 +30,7 @@ export class ValidateFileProcessor implements Processor<'validate-file'> {
       await new Promise((resolve) => setImmediate(resolve));
     }
     const result = validator.end();
-    await this.payloads.remove(d.payloadKey);
+    await this.redis.del(d.payloadKey);
     return result;
   }
 }

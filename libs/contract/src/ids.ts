@@ -7,8 +7,10 @@ function hexId(prefix: string, bytes: number): string {
 
 export const newOrganizationId = (): string => hexId('org_', 12);
 export const newApiKeyId = (): string => hexId('key_', 12);
-// File ids are made where files are generated (the rules library, used offline by the CLI too).
-export { newFileId } from '@ppfile/rules';
+/** file_ + 32 lowercase hex characters. */
+export const newFileId = (): string => hexId('file_', 16);
+/** rsv_ + 24 lowercase hex: a reservation of units (the units ledger). */
+export const newReservationId = (): string => hexId('rsv_', 12);
 
 export const ORGANIZATION_ID = /^org_[0-9a-f]{24}$/;
 export const API_KEY_ID = /^key_[0-9a-f]{24}$/;

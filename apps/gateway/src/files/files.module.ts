@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { LimitsModule } from '../limits/limits.module';
+import { FileProduction } from './file-production';
+import { FileReader } from './file-reader';
+import { FilesController } from './files.controller';
+import { GenerateService } from './generate.service';
+import { IdempotentExecution } from './idempotent-execution';
+import { UploadValidation } from './upload-validation';
+
+/** /v1/files: generation (idempotent, in process or by a job), upload validation, metadata and download. */
+@Module({
+  imports: [LimitsModule],
+  controllers: [FilesController],
+  providers: [GenerateService, IdempotentExecution, FileProduction, UploadValidation, FileReader],
+})
+export class FilesModule {}

@@ -1,0 +1,67 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '@ppfile/contract';
+import { IdempotencyStore, type Prisma } from '@ppfile/db';
+import { Clock } from '@ppfile/infra';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
+import { bodyHash } from './canonical-json';
+import type { Reply } from './reply';
+
+/** What a claimed request tells its claim: the file it accepted, so a retry after a crash answers from it. */
+export interface Claim {
+  attachFile(fileId: string): Promise<void>;
+}
+
+/**
+ * Idempotency-Key (SERVICE.md §4.2): the first request with a key claims it, for a lease as long
+ * as a request can last; its reply is kept 24 hours and replayed to a retry with the same body,
+ * counted once. A claim whose request died is taken over after its lease — or, when that request
+ * had already accepted a file, answered from that file, so nothing is produced or counted twice.
+ */
+@Injectable()
+export class IdempotentExecution {
+  constructor(
+    @Inject(IdempotencyStore) private readonly records: IdempotencyStore,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async run(options: {
+    keyId: string;
+    key: string | undefined;
+    body: unknown;
+    execute: (claim: Claim | null) => Promise<Reply>;
+    replay: (stored: Record<string, unknown>) => Record<string, unknown>;
+    resume: (fileId: string) => Promise<Reply>;
+  }): Promise<Reply> {
+    const { keyId, key } = options;
+    if (key === undefined) return options.execute(null);
+    const leaseMs = (this.config.queue.waitSeconds + 60) * 1000;
+    const begun = await this.records.beginIdempotent(keyId, key, bodyHash(options.body), this.clock.now(), leaseMs);
+    switch (begun.state) {
+      case 'mismatch':
+        throw new ApiError('IDEMPOTENCY_KEY_REUSED');
+      case 'in_progress':
+        throw new ApiError('IDEMPOTENCY_IN_PROGRESS');
+      case 'completed':
+        return { status: begun.status, body: options.replay(begun.body as Record<string, unknown>), replayed: true };
+      case 'accepted':
+        return this.complete(keyId, key, await options.resume(begun.fileId));
+    }
+    try {
+      const reply = await options.execute({ attachFile: (fileId) => this.records.attachFile(keyId, key, fileId) });
+      return await this.complete(keyId, key, reply);
+    } catch (e) {
+      // A failed request keeps nothing: the same key may be retried.
+      await this.records.abandonIdempotent(keyId, key).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private async complete(keyId: string, key: string, reply: Reply): Promise<Reply> {
+    // The CSV itself is never kept for replay (store: false means written nowhere).
+    const kept = { ...reply.body };
+    delete kept.content;
+    await this.records.completeIdempotent(keyId, key, reply.status, kept as Prisma.InputJsonValue, (reply.body.file_id as string) ?? null);
+    return reply;
+  }
+}

@@ -1,0 +1,18 @@
+/** A generate answer before it is written: status, body and the headers that go with them. */
+export interface Reply {
+  status: number;
+  body: Record<string, unknown>;
+  replayed: boolean;
+  /** For 202: where the file's status is read. */
+  location?: string;
+}
+
+export interface CallOptions {
+  requestId: string;
+  /** `Prefer: respond-async` (API.md §8). */
+  respondAsync: boolean;
+}
+
+export function processingReply(fileId: string): Reply {
+  return { status: 202, body: { file_id: fileId, status: 'processing' }, replayed: false, location: `/v1/files/${fileId}` };
+}

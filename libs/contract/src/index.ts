@@ -1,0 +1,7 @@
+/**
+ * @ppfile/contract — the HTTP contract of API.md shared by the gateway, the worker and the CLI's
+ * `--json`: error statuses and the error body, ids, the generate response. No framework, no I/O.
+ */
+export * from './errors';
+export * from './ids';
+export * from './responses';

@@ -1,0 +1,150 @@
+import { newReservationId } from '@ppfile/contract';
+import type { Prisma, PrismaClient } from './generated/prisma/client';
+import { isMonth } from './plans';
+
+/** A client or an interactive transaction: ledger statements run alone or inside a lifecycle step. */
+export type Db = PrismaClient | Prisma.TransactionClient;
+
+export type ReservationResult =
+  | { ok: true; reservationId: string; used: number }
+  | { ok: false; used: number; limit: number };
+
+export interface LedgerMonth {
+  month: string;
+  /** The counter the quota is checked against: committed plus reserved. */
+  used: number;
+  committed: number;
+  reserved: number;
+}
+
+/**
+ * The units ledger (API.md §10): every accepted request holds one reservation that is committed
+ * (the file exists, the rows were analysed) or released (nothing came out) exactly once. Each
+ * transition is one guarded statement that also moves the month's counter, so a release that runs
+ * twice — from a worker and from the gateway, or from a retried cleanup — gives units back once.
+ */
+export class UnitLedger {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Adds `units` to the month's counter unless that would pass `limit`, and records the
+   * reservation, in one statement (all or nothing, never past the limit under concurrency).
+   */
+  async reserve(
+    input: { organizationId: string; month: string; units: number; limit: number; fileId?: string | null },
+    db: Db = this.prisma,
+  ): Promise<ReservationResult> {
+    const { organizationId, month, units, limit } = input;
+    if (!isMonth(month)) throw new RangeError(`month must be YYYY-MM (got "${month}")`);
+    if (!Number.isSafeInteger(units) || units <= 0) throw new RangeError(`units must be a positive integer (got ${units})`);
+    const id = newReservationId();
+    const now = this.clock().toISOString();
+    const rows = await db.$queryRaw<{ used: number }[]>`
+      WITH counter AS (
+        INSERT INTO "usage_counters" ("organization_id", "month", "used", "updated_at")
+        SELECT ${organizationId}, ${month}, ${units}::int, ${now}::timestamp(3)
+         WHERE ${units}::int <= ${limit}::int
+        ON CONFLICT ("organization_id", "month") DO UPDATE
+           SET "used" = "usage_counters"."used" + EXCLUDED."used", "updated_at" = EXCLUDED."updated_at"
+         WHERE "usage_counters"."used" + EXCLUDED."used" <= ${limit}::int
+        RETURNING "used"
+      ), reservation AS (
+        INSERT INTO "unit_reservations" ("id", "organization_id", "month", "units", "state", "file_id", "created_at", "updated_at")
+        SELECT ${id}, ${organizationId}, ${month}, ${units}::int, 'RESERVED', ${input.fileId ?? null}::text, ${now}::timestamp(3), ${now}::timestamp(3)
+          FROM counter
+        RETURNING "id"
+      )
+      SELECT counter."used" FROM counter, reservation`;
+    if (rows.length === 1) return { ok: true, reservationId: id, used: Number(rows[0]!.used) };
+    const used = await db.usageCounter.findUnique({ where: { organizationId_month: { organizationId, month } }, select: { used: true } });
+    return { ok: false, used: used?.used ?? 0, limit };
+  }
+
+  /**
+   * reserved → committed, keeping `keep` of the units (all when absent) and giving the rest back.
+   * False when the reservation was already committed or released.
+   */
+  async commit(where: { reservationId: string } | { fileId: string }, keep?: number, db: Db = this.prisma): Promise<boolean> {
+    const now = this.clock().toISOString();
+    const byId = 'reservationId' in where ? where.reservationId : null;
+    const byFile = 'fileId' in where ? where.fileId : null;
+    const rows = await db.$queryRaw<{ id: string }[]>`
+      WITH old AS (
+        SELECT "id", "units" FROM "unit_reservations"
+         WHERE "state" = 'RESERVED' AND ("id" = ${byId}::text OR "file_id" = ${byFile}::text)
+         FOR UPDATE
+      ), done AS (
+        UPDATE "unit_reservations" r
+           SET "state" = 'COMMITTED', "units" = LEAST(old."units", COALESCE(${keep ?? null}::int, old."units")),
+               "updated_at" = ${now}::timestamp(3)
+          FROM old
+         WHERE r."id" = old."id" AND r."state" = 'RESERVED'
+        RETURNING r."id", r."organization_id", r."month", old."units" - r."units" AS "back"
+      ), counter AS (
+        UPDATE "usage_counters" c
+           SET "used" = GREATEST(c."used" - done."back", 0), "updated_at" = ${now}::timestamp(3)
+          FROM done
+         WHERE c."organization_id" = done."organization_id" AND c."month" = done."month" AND done."back" > 0
+        RETURNING c."used"
+      )
+      SELECT "id" FROM done`;
+    return rows.length === 1;
+  }
+
+  /** reserved → released: the units go back to the month's counter. False when already settled. */
+  async release(where: { reservationId: string } | { fileId: string }, db: Db = this.prisma): Promise<boolean> {
+    const now = this.clock().toISOString();
+    const byId = 'reservationId' in where ? where.reservationId : null;
+    const byFile = 'fileId' in where ? where.fileId : null;
+    const rows = await db.$queryRaw<{ id: string }[]>`
+      WITH done AS (
+        UPDATE "unit_reservations"
+           SET "state" = 'RELEASED', "updated_at" = ${now}::timestamp(3)
+         WHERE "state" = 'RESERVED' AND ("id" = ${byId}::text OR "file_id" = ${byFile}::text)
+        RETURNING "id", "organization_id", "month", "units"
+      ), counter AS (
+        UPDATE "usage_counters" c
+           SET "used" = GREATEST(c."used" - done."units", 0), "updated_at" = ${now}::timestamp(3)
+          FROM done
+         WHERE c."organization_id" = done."organization_id" AND c."month" = done."month"
+        RETURNING c."used"
+      )
+      SELECT "id" FROM done`;
+    return rows.length === 1;
+  }
+
+  /** Links a reservation to the file it pays for (the file is created in the same transaction). */
+  async attachFile(reservationId: string, fileId: string, db: Db = this.prisma): Promise<void> {
+    await db.unitReservation.update({ where: { id: reservationId }, data: { fileId } });
+  }
+
+  /** The month's counter and what the ledger says it is made of. */
+  async month(organizationId: string, month: string): Promise<LedgerMonth> {
+    if (!isMonth(month)) throw new RangeError(`month must be YYYY-MM (got "${month}")`);
+    const [counter, sums] = await Promise.all([
+      this.prisma.usageCounter.findUnique({ where: { organizationId_month: { organizationId, month } }, select: { used: true } }),
+      this.prisma.unitReservation.groupBy({
+        by: ['state'],
+        where: { organizationId, month, state: { in: ['RESERVED', 'COMMITTED'] } },
+        _sum: { units: true },
+      }),
+    ]);
+    const sum = (state: string) => sums.find((s) => s.state === state)?._sum.units ?? 0;
+    return { month, used: counter?.used ?? 0, committed: sum('COMMITTED'), reserved: sum('RESERVED') };
+  }
+
+  /** Reservations still held, created before `before`, whose file is not processing (or which have none). */
+  async listStale(before: Date, limit: number): Promise<{ id: string; fileId: string | null }[]> {
+    return this.prisma.$queryRaw<{ id: string; fileId: string | null }[]>`
+      SELECT r."id", r."file_id" AS "fileId"
+        FROM "unit_reservations" r
+        LEFT JOIN "files" f ON f."id" = r."file_id"
+       WHERE r."state" = 'RESERVED' AND r."created_at" < ${before.toISOString()}::timestamp(3)
+         AND (f."id" IS NULL OR f."status" <> 'PROCESSING')
+       ORDER BY r."created_at"
+       LIMIT ${limit}::int`;
+  }
+}

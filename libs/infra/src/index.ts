@@ -1,0 +1,10 @@
+/**
+ * @ppfile/infra — the Nest module both apps import: the shared clients and stores built once from
+ * the validated configuration, the queue, the file lifecycle, the Redis policy, and which errors
+ * mean a dependency is down.
+ */
+export * from './clock';
+export * from './dependency-errors';
+export * from './infra.module';
+export * from './job-queue';
+export * from './redis';

@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import type { PrismaClient } from '@ppfile/db';
+import type { ObjectStorage } from '@ppfile/storage';
+import { objectKeyOf } from './lifecycle';
+
+export interface Violation {
+  /** What invariant is broken (stable names, for scripts and tests). */
+  kind:
+    | 'usage_mismatch'
+    | 'object_missing'
+    | 'object_mismatch'
+    | 'orphan_object'
+    | 'processing_past_lease'
+    | 'payload_left'
+    | 'reservation_unsettled';
+  /** The organization and month, or the file, it concerns: ids only, never a value of a request. */
+  subject: string;
+  detail: string;
+}
+
+/**
+ * The invariants of accepted work (API.md §8), checked by `ppfile admin reconcile --check`: the
+ * month's usage is exactly the units committed plus those still reserved for work in progress;
+ * every available file has its object, byte for byte; no object outlives its record; no file is
+ * processing past its lease; no payload outlives its job; no reservation is left unsettled by
+ * work that has ended.
+ */
+export async function checkInvariants(input: {
+  prisma: PrismaClient;
+  storage: ObjectStorage;
+  now: Date;
+  processingLeaseSeconds: number;
+}): Promise<Violation[]> {
+  const { prisma, storage, now } = input;
+  const violations: Violation[] = [];
+
+  const usage = await prisma.$queryRaw<{ organization_id: string; month: string; used: number; ledger: number }[]>`
+    SELECT COALESCE(c."organization_id", r."organization_id") AS "organization_id",
+           COALESCE(c."month", r."month") AS "month",
+           COALESCE(c."used", 0)::int AS "used", COALESCE(r."units", 0)::int AS "ledger"
+      FROM "usage_counters" c
+      FULL JOIN (SELECT "organization_id", "month", SUM("units") AS "units"
+                   FROM "unit_reservations" WHERE "state" IN ('RESERVED', 'COMMITTED')
+                  GROUP BY "organization_id", "month") r
+        ON r."organization_id" = c."organization_id" AND r."month" = c."month"
+     WHERE COALESCE(c."used", 0) <> COALESCE(r."units", 0)`;
+  for (const u of usage) {
+    violations.push({ kind: 'usage_mismatch', subject: `${u.organization_id} ${u.month}`, detail: `counter ${u.used}, ledger ${u.ledger}` });
+  }
+
+  const unsettled = await prisma.$queryRaw<{ id: string; file_id: string | null; status: string | null }[]>`
+    SELECT r."id", r."file_id", f."status"::text AS "status"
+      FROM "unit_reservations" r LEFT JOIN "files" f ON f."id" = r."file_id"
+     WHERE r."state" = 'RESERVED' AND (f."id" IS NULL OR f."status" <> 'PROCESSING')`;
+  for (const r of unsettled) {
+    violations.push({ kind: 'reservation_unsettled', subject: r.id, detail: r.file_id ? `file ${r.file_id} is ${r.status?.toLowerCase()}` : 'no file' });
+  }
+
+  const leaseStart = new Date(now.getTime() - input.processingLeaseSeconds * 1000);
+  for (const f of await prisma.fileRecord.findMany({ where: { status: 'PROCESSING', progressAt: { lt: leaseStart } }, select: { id: true } })) {
+    violations.push({ kind: 'processing_past_lease', subject: f.id, detail: `processing since before ${leaseStart.toISOString()}` });
+  }
+
+  for (const p of await prisma.jobPayload.findMany({ where: { file: { status: { not: 'PROCESSING' } } }, select: { fileId: true } })) {
+    violations.push({ kind: 'payload_left', subject: p.fileId, detail: 'the payload of a finished job' });
+  }
+
+  const objects = new Map((await storage.list('files/')).map((o) => [o.key, o.size]));
+  const available = await prisma.fileRecord.findMany({
+    where: { status: 'AVAILABLE' },
+    select: { id: true, objectKey: true, sha256: true },
+  });
+  for (const f of available) {
+    const key = f.objectKey ?? objectKeyOf(f.id);
+    if (!objects.has(key)) {
+      violations.push({ kind: 'object_missing', subject: f.id, detail: `no object ${key}` });
+      continue;
+    }
+    const content = await storage.get(key);
+    const sha256 = createHash('sha256').update(content).digest('hex');
+    if (sha256 !== f.sha256 || content.length !== objects.get(key)) {
+      violations.push({ kind: 'object_mismatch', subject: f.id, detail: `sha256 ${sha256}, ${content.length} bytes` });
+    }
+  }
+  const owners = new Map(
+    (await prisma.fileRecord.findMany({ where: { objectKey: { in: [...objects.keys()] } }, select: { objectKey: true, status: true } })).map(
+      (f) => [f.objectKey!, f.status],
+    ),
+  );
+  for (const key of objects.keys()) {
+    const status = owners.get(key);
+    // An object being written belongs to a processing record; any other object must be available.
+    if (status !== 'AVAILABLE' && status !== 'PROCESSING') {
+      violations.push({ kind: 'orphan_object', subject: key, detail: status ? `record is ${status.toLowerCase()}` : 'no record' });
+    }
+  }
+  return violations;
+}
