@@ -1,6 +1,105 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/*
+ * The layer rule (docs/architecture.md). A library imports only libraries of lower layers (or
+ * itself), never upward, never apps/; an app never imports another app. Imports between libraries
+ * go through the @ppfile/<lib> aliases, never through relative paths that climb out of a library.
+ * Tests (*.spec.ts, *.e2e-spec.ts, libs/*\/src/testing, libs/*\/test) are exempt.
+ */
+const LAYERS = { rules: 0, config: 0, refdata: 1, contract: 1, db: 2, storage: 2, jobs: 3, infra: 4 };
+/** Lower-layer libraries a library still may not import. */
+const EXCLUDED = { db: ['rules'] };
+const FRAMEWORK_AND_IO = {
+  regex: '^(@nestjs/|@prisma/|(node:)?fs(/|$)|(express|prisma|bullmq|ioredis|minio|pg)(/|$))',
+  list: '@nestjs/*, node:fs, prisma, bullmq, ioredis, minio, pg, express',
+};
+/** Packages a library may not import whatever its layer. */
+const PACKAGE_BANS = {
+  rules: [{ ...FRAMEWORK_AND_IO, why: 'libs/rules (layer 0) is pure: no framework, no I/O' }],
+  contract: [
+    { ...FRAMEWORK_AND_IO, why: 'libs/contract (layer 1) is the HTTP contract: no framework, no I/O' },
+  ],
+  jobs: [
+    { regex: '^@nestjs/', list: '@nestjs/*', why: 'libs/jobs (layer 3) has no Nest: libs/infra wraps it' },
+  ],
+};
+const TESTS = ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/testing/**', '**/test/**'];
+const APPS = ['gateway', 'worker', 'cli'];
+/** Files deeper than this below libs/<lib> or apps/<app> get this depth's relative-path check. */
+const MAX_DEPTH = 8;
+
+const RULE = 'layer rule (docs/architecture.md)';
+/** A relative path from a file `depth` directories below the package root that climbs out of it. */
+const escapes = (depth) => `^(\\./)?(\\.\\./){${depth}}\\.\\.(/|$)`;
+
+function libraryPatterns(lib) {
+  const allowed = Object.keys(LAYERS).filter(
+    (l) => LAYERS[l] < LAYERS[lib] && !(EXCLUDED[lib] ?? []).includes(l),
+  );
+  const may = allowed.length
+    ? `may import only ${allowed.map((l) => `@ppfile/${l}`).join(', ')}`
+    : 'imports no other @ppfile library';
+  return [
+    {
+      regex: `^@ppfile/(?!(${[lib, ...allowed].join('|')})(/|$))`,
+      message: `${RULE}: libs/${lib} is layer ${LAYERS[lib]} and ${may} — never its own layer or above, nor apps/.`,
+    },
+    { regex: '^/?apps(/|$)', message: `${RULE}: a library never imports from apps/.` },
+    { regex: '^/?libs(/|$)', message: `${RULE}: import another library through its @ppfile/<lib> alias.` },
+    ...(PACKAGE_BANS[lib] ?? []).map((b) => ({ regex: b.regex, message: `${RULE}: ${b.why} (${b.list}).` })),
+  ];
+}
+
+function appPatterns(app) {
+  return [
+    {
+      regex: '^/?apps(/|$)',
+      message: `${RULE}: an app never imports another app (apps/${app} may import only libraries).`,
+    },
+    { regex: '^/?libs(/|$)', message: `${RULE}: import a library through its @ppfile/<lib> alias.` },
+  ];
+}
+
+/**
+ * One block per depth: `no-restricted-imports` sees only the import string, so "climbs out of the
+ * package" is `../` one more time than the file is deep. The `**` block comes first and covers
+ * anything deeper than MAX_DEPTH; the exact-depth blocks after it override it.
+ */
+function layerBlocks(root, patterns, escapeMessage) {
+  const block = (files, depth) => ({
+    files: [files],
+    ignores: TESTS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...patterns, { regex: escapes(depth), message: escapeMessage }] },
+      ],
+    },
+  });
+  const blocks = [block(`${root}/**/*.ts`, MAX_DEPTH)];
+  for (let depth = 1; depth < MAX_DEPTH; depth++)
+    blocks.push(block(`${root}/${'*/'.repeat(depth)}*.ts`, depth));
+  return blocks;
+}
+
+const layerRule = [
+  ...Object.keys(LAYERS).flatMap((lib) =>
+    layerBlocks(
+      `libs/${lib}`,
+      libraryPatterns(lib),
+      `${RULE}: this relative path climbs out of libs/${lib}; import other libraries through @ppfile/<lib>, never apps/.`,
+    ),
+  ),
+  ...APPS.flatMap((app) =>
+    layerBlocks(
+      `apps/${app}`,
+      appPatterns(app),
+      `${RULE}: this relative path climbs out of apps/${app}; an app never imports another app, and imports libraries through @ppfile/<lib>.`,
+    ),
+  ),
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/out/**'] },
   js.configs.recommended,
@@ -17,4 +116,5 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  ...layerRule,
 );

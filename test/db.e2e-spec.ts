@@ -895,6 +895,33 @@ describe('usage', () => {
   });
 });
 
+describe('units ledger', () => {
+  it('each reservation is committed or released once: a release run twice gives units back once', async () => {
+    await withDatabase(async ({ stores }) => {
+      const org = await stores.organizations.createOrganization({ name: 'Acme', plan: 'pro' });
+      const month = '2026-11';
+      const r1 = await stores.ledger.reserve({ organizationId: org.id, month, units: 2500, limit: 10_000 });
+      const r2 = await stores.ledger.reserve({ organizationId: org.id, month, units: 5000, limit: 10_000 });
+      expect([r1.ok, r2.ok]).toEqual([true, true]);
+      const id1 = (r1 as { reservationId: string }).reservationId;
+      const id2 = (r2 as { reservationId: string }).reservationId;
+      await expect(stores.ledger.month(org.id, month)).resolves.toEqual({ month, used: 7500, committed: 0, reserved: 7500 });
+      // The worker and the gateway both release the 422'd generation: once only.
+      const releases = await Promise.all([stores.ledger.release({ reservationId: id1 }), stores.ledger.release({ reservationId: id1 })]);
+      expect(releases.filter(Boolean)).toHaveLength(1);
+      await expect(stores.ledger.release({ reservationId: id1 })).resolves.toBe(false);
+      await expect(stores.ledger.commit({ reservationId: id1 })).resolves.toBe(false);
+      // Kept in part (rows analysed < lines reserved): the rest goes back.
+      await expect(stores.ledger.commit({ reservationId: id2 }, 4000)).resolves.toBe(true);
+      await expect(stores.ledger.release({ reservationId: id2 })).resolves.toBe(false);
+      await expect(stores.ledger.month(org.id, month)).resolves.toEqual({ month, used: 4000, committed: 4000, reserved: 0 });
+      const refused = await stores.ledger.reserve({ organizationId: org.id, month, units: 6001, limit: 10_000 });
+      expect(refused).toEqual({ ok: false, used: 4000, limit: 10_000 });
+      await expect(stores.ledger.month(org.id, month)).resolves.toMatchObject({ used: 4000, reserved: 0 });
+    });
+  });
+});
+
 // ---- files ----------------------------------------------------------------------------------------------------------
 
 describe('file records', () => {
@@ -1053,6 +1080,28 @@ describe('idempotency records', () => {
       await idempotency.abandonIdempotent(keyId, 'k2');
       await expect(idempotency.beginIdempotent(keyId, 'k2', 'h9', at(10))).resolves.toEqual({ state: 'new' });
       await expect(idempotency.completeIdempotent(keyId, 'k3', 200, {})).resolves.toBe(false);
+    });
+  });
+
+  it('a claim carries a lease: a dead request frees its key after it; one that accepted a file is answered from it', async () => {
+    await withKey(async ({ idempotency }, keyId) => {
+      const lease = 60_000;
+      await expect(idempotency.beginIdempotent(keyId, 'dead', 'h1', t0, lease)).resolves.toEqual({ state: 'new' });
+      await expect(idempotency.beginIdempotent(keyId, 'dead', 'h1', at(lease - 1), lease)).resolves.toEqual({ state: 'in_progress' });
+      // The request crashed before accepting anything: after its lease the key is free again.
+      await expect(idempotency.beginIdempotent(keyId, 'dead', 'h1', at(lease), lease)).resolves.toEqual({ state: 'new' });
+
+      await expect(idempotency.beginIdempotent(keyId, 'accepted', 'h1', t0, lease)).resolves.toEqual({ state: 'new' });
+      const fileId = 'file_' + '2'.repeat(32);
+      await idempotency.attachFile(keyId, 'accepted', fileId);
+      await expect(idempotency.beginIdempotent(keyId, 'accepted', 'h1', at(1000), lease)).resolves.toEqual({ state: 'in_progress' });
+      await expect(idempotency.beginIdempotent(keyId, 'accepted', 'h1', at(lease + 1), lease)).resolves.toEqual({ state: 'accepted', fileId });
+      await expect(idempotency.beginIdempotent(keyId, 'accepted', 'h2', at(lease + 1), lease)).resolves.toEqual({ state: 'mismatch' });
+
+      // The reconciler's purge removes dead claims only (the retaken 'dead' one holds a fresh lease).
+      await expect(idempotency.beginIdempotent(keyId, 'dead2', 'h1', t0, lease)).resolves.toEqual({ state: 'new' });
+      await expect(idempotency.purgeStaleClaims(at(lease))).resolves.toBe(1);
+      await expect(idempotency.beginIdempotent(keyId, 'accepted', 'h1', at(lease + 2), lease)).resolves.toEqual({ state: 'accepted', fileId });
     });
   });
 
