@@ -10,6 +10,7 @@
  *
  * Needs PostgreSQL and Redis (as for the tests) and a built gateway: npm run bench:http
  */
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
       S3_ACCESS_KEY: LOCAL_S3_CREDENTIALS.accessKey,
       S3_SECRET_KEY: LOCAL_S3_CREDENTIALS.secretKey,
       S3_BUCKET: 'ppfile-bench',
+      PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       // The plans' per-minute limits would stop a load test within a second; the limiter still runs.
       RATE_LIMIT_SCALE: '100000',
       NODE_ENV: 'production',

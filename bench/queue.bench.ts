@@ -9,6 +9,7 @@
  *
  * Run: npm run bench:queue
  */
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
     S3_ACCESS_KEY: LOCAL_S3_CREDENTIALS.accessKey,
     S3_SECRET_KEY: LOCAL_S3_CREDENTIALS.secretKey,
     S3_BUCKET: 'ppfile-bench',
+    PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     QUEUE_PREFIX: PREFIX,
     RATE_LIMIT_SCALE: '1000',
     SWEEP_INTERVAL_SECONDS: '0',
