@@ -12,6 +12,7 @@ export * from './json-rows';
 export * from './messages';
 export * from './references';
 export * from './request';
+export * from './request-shape';
 export * from './row-checker';
 export * from './spec';
 export * from './spec-description';

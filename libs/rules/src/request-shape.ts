@@ -2,7 +2,7 @@ import type { ReferenceListName } from './references';
 import type { GenerationOptions } from './request';
 import type { FormulaPolicy } from './row-checker';
 import { CURRENT_SPEC_VERSION, DECLARANTS, FILE_TYPES, SPEC_VERSIONS, findSpec } from './spec';
-import type { ColumnSpec, ColumnType, Condition, Declarant, FileType, SpecVersion } from './spec/types';
+import type { ColumnSpec, ColumnType, Condition, FileType, SpecVersion } from './spec/types';
 
 /**
  * The JSON body of POST /v1/files/generate and /v1/declarations/validate (SERVICE.md §2.1,
@@ -35,7 +35,12 @@ export type FieldShape =
       readonly default?: string;
     })
   | (FieldBase & { readonly kind: 'boolean'; readonly default?: boolean })
-  | (FieldBase & { readonly kind: 'integer'; readonly minimum: number; readonly maximum: number; readonly default?: number })
+  | (FieldBase & {
+      readonly kind: 'integer';
+      readonly minimum: number;
+      readonly maximum: number;
+      readonly default?: number;
+    })
   | (FieldBase & { readonly kind: 'string[]' })
   /** object[]: a non-empty array of such objects. */
   | (FieldBase & { readonly kind: 'object' | 'object[]'; readonly shape: ObjectShape });
@@ -55,16 +60,28 @@ export interface ObjectShape {
 
 export const FORMULA_POLICIES: readonly FormulaPolicy[] = ['reject', 'warn', 'allow'];
 
-type OptionShape<T> = T extends boolean
+type OptionShape<T> = [T] extends [boolean]
   ? { readonly kind: 'boolean'; readonly default: T }
-  : T extends number
+  : [T] extends [number]
     ? { readonly kind: 'integer'; readonly minimum: number; readonly maximum: number; readonly default: T }
     : { readonly kind: 'string'; readonly values: readonly T[]; readonly default: T };
 
 /** options (API.md §2): null or absent keeps the default. */
-const OPTION_FIELDS: { readonly [K in keyof GenerationOptions]: OptionShape<GenerationOptions[K]> & Omit<FieldBase, 'name'> } = {
-  store: { kind: 'boolean', default: true, description: 'keep the generated file for download (generate only)' },
-  retention_hours: { kind: 'integer', minimum: 1, maximum: 24, default: 24, description: 'how long a stored file is kept' },
+const OPTION_FIELDS: {
+  readonly [K in keyof GenerationOptions]: OptionShape<GenerationOptions[K]> & Omit<FieldBase, 'name'>;
+} = {
+  store: {
+    kind: 'boolean',
+    default: true,
+    description: 'keep the generated file for download (generate only)',
+  },
+  retention_hours: {
+    kind: 'integer',
+    minimum: 1,
+    maximum: 24,
+    default: 24,
+    description: 'how long a stored file is kept',
+  },
   strict_references: {
     kind: 'boolean',
     default: true,
@@ -74,7 +91,8 @@ const OPTION_FIELDS: { readonly [K in keyof GenerationOptions]: OptionShape<Gene
     kind: 'string',
     values: FORMULA_POLICIES,
     default: 'reject',
-    description: 'free text that a spreadsheet would take for a formula (=, +, -, @): error, warning or accepted',
+    description:
+      'free text that a spreadsheet would take for a formula (=, +, -, @): error, warning or accepted',
   },
   split_large_declarations: {
     kind: 'boolean',
@@ -90,7 +108,9 @@ export const OPTIONS_SHAPE: ObjectShape = {
 
 /** The options of a body that gives none. */
 export function defaultOptions(): GenerationOptions {
-  return Object.fromEntries(Object.entries(OPTION_FIELDS).map(([name, o]) => [name, o.default])) as unknown as GenerationOptions;
+  return Object.fromEntries(
+    Object.entries(OPTION_FIELDS).map(([name, o]) => [name, o.default]),
+  ) as unknown as GenerationOptions;
 }
 
 const TRAINING_SHAPE: ObjectShape = {
@@ -148,7 +168,13 @@ const DECLARATION_SHAPE: ObjectShape = {
     { name: 'reference', kind: 'string' },
     { name: 'transferable_skills', kind: 'string[]' },
     { name: 'training', kind: 'object', shape: TRAINING_SHAPE, description: 'the training block' },
-    { name: 'certificate', kind: 'object', shape: CERTIFICATE_SHAPE, types: ['jdr'], description: 'the certificate' },
+    {
+      name: 'certificate',
+      kind: 'object',
+      shape: CERTIFICATE_SHAPE,
+      types: ['jdr'],
+      description: 'the certificate',
+    },
     {
       name: 'holders',
       kind: 'object[]',
@@ -189,7 +215,7 @@ export function shapeField(shape: ObjectShape, name: string): FieldShape {
   return field;
 }
 
-export function appliesTo(field: FieldShape, type: FileType): boolean {
+export function fieldAppliesTo(field: FieldShape, type: FileType): boolean {
   return field.types === undefined || field.types.includes(type);
 }
 
@@ -202,7 +228,8 @@ const LOOKUPS = new WeakMap<ObjectShape, Readonly<Record<FileType, ReadonlyMap<s
 export function shapeFields(shape: ObjectShape, type: FileType): ReadonlyMap<string, FieldShape> {
   let lookup = LOOKUPS.get(shape);
   if (!lookup) {
-    const byType = (t: FileType) => new Map(shape.fields.filter((f) => appliesTo(f, t)).map((f) => [f.name, f]));
+    const byType = (t: FileType) =>
+      new Map(shape.fields.filter((f) => fieldAppliesTo(f, t)).map((f) => [f.name, f]));
     lookup = { adf: byType('adf'), jdr: byType('jdr') };
     LOOKUPS.set(shape, lookup);
   }
@@ -210,9 +237,14 @@ export function shapeFields(shape: ObjectShape, type: FileType): ReadonlyMap<str
 }
 
 /** The spec column that a field of a shape fills in a file of this type, if any. */
-export function fieldColumn(spec: SpecVersion, type: FileType, owner: ObjectShape, field: FieldShape): ColumnSpec | undefined {
+export function fieldColumn(
+  spec: SpecVersion,
+  type: FileType,
+  owner: ObjectShape,
+  field: FieldShape,
+): ColumnSpec | undefined {
   const at = owner.columns;
-  if (!at || !appliesTo(field, type)) return undefined;
+  if (!at || !fieldAppliesTo(field, type)) return undefined;
   const path = at.prefix + field.name;
   return spec.tables[type].columns.find((c) => c.level === at.level && c.json.path === path);
 }
@@ -261,11 +293,12 @@ const MULTI_FOLDS = Object.keys(UPPER_CASE_FOLDS).filter((k) => k.length > 1);
 
 /** Format of a column's value, by column type (what the checker accepts, normalizations included). */
 const FORMATS: Partial<Record<ColumnType, { description: string; example?: string }>> = {
-  date: { description: 'a date: YYYY-MM-DD or dd/mm/yyyy', example: '2026-09-15' },
+  date: { description: 'YYYY-MM-DD or dd/mm/yyyy', example: '2026-09-15' },
   nir: {
-    description: 'NIR: 13 characters, or 15 with a correct key (the key is removed); spaces, dots, hyphens and slashes are removed',
+    description:
+      '13 characters, or 15 with a correct key (the key is removed); spaces, dots, hyphens and slashes are removed',
   },
-  siret: { description: 'SIRET: 14 digits; spaces, dots, hyphens and slashes are removed' },
+  siret: { description: '14 digits; spaces, dots, hyphens and slashes are removed' },
   url: { description: 'an absolute http(s) URL' },
 };
 /** A code of each reference list, for the examples. */
@@ -287,10 +320,15 @@ interface Derivation {
  * parser knows, no other (additionalProperties: false); max lengths, enumerations, counts and
  * formats from the columns. It accepts every body the server accepts: null wherever the parser
  * takes it for an absent field, enumerated column values in any case and with surrounding spaces
- * (a pattern: the server normalizes them). With `type`, the schema of that file type alone (its
- * fields, its required blocks); without, the union of both.
+ * (a pattern: the server normalizes them). One exception: maxLength counts the string as sent,
+ * the checker the trimmed, NFC-normalized one, so a text at its limit padded with spaces or sent
+ * decomposed (NFD) is refused here and accepted by the server. With `type`, the schema of that file
+ * type alone (its fields, its required blocks); without, the union of both.
  */
-export function declarationBodyJsonSchema(spec: SpecVersion = findSpec(CURRENT_SPEC_VERSION)!, type?: FileType): JsonSchema {
+export function declarationBodyJsonSchema(
+  spec: SpecVersion = findSpec(CURRENT_SPEC_VERSION)!,
+  type?: FileType,
+): JsonSchema {
   const types = type ? [type] : FILE_TYPES;
   const schema = objectSchema(DECLARATION_BODY_SHAPE, { spec }, types);
   if (type) schema.properties!.type!.enum = [type];
@@ -305,7 +343,7 @@ function objectSchema(shape: ObjectShape, d: Derivation, types: readonly FileTyp
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const field of shape.fields) {
-    const fieldTypes = types.filter((t) => appliesTo(field, t));
+    const fieldTypes = types.filter((t) => fieldAppliesTo(field, t));
     if (fieldTypes.length === 0) continue;
     const isRequired = field.required === true || types.every((t) => requiredIn(d.spec, t, shape, field));
     if (isRequired) required.push(field.name);
@@ -318,7 +356,7 @@ function objectSchema(shape: ObjectShape, d: Derivation, types: readonly FileTyp
 
 /** Whether the spec requires a value for every declarant, whenever the owner object is given. */
 function requiredIn(spec: SpecVersion, type: FileType, owner: ObjectShape, field: FieldShape): boolean {
-  if (!appliesTo(field, type)) return false;
+  if (!fieldAppliesTo(field, type)) return false;
   const column = fieldColumn(spec, type, owner, field);
   if (column && alwaysRequired(column, owner.given)) return true;
   // An object is required when one of its columns is required whether or not the object is given.
@@ -352,13 +390,22 @@ function fieldSchema(
   });
   const column = columns[0]?.column;
   const notes: string[] = [];
-  if (columns.length > 0) {
-    const names = [...new Set(columns.map((c) => c.column.name))].join(', ');
-    notes.push(columns.length < types.length ? `${names} (${columns.map((c) => c.type).join(', ')})` : names);
-  }
   if (field.description) notes.push(field.description);
+  if (columns.length > 0) {
+    let names = [...new Set(columns.map((c) => c.column.name))].join(', ');
+    if (columns.length < types.length) names += ` (${columns.map((c) => c.type).join(', ')})`;
+    const source = column!.json.kind;
+    if (source === 'training_presence') notes.push(`${names} = OUI when given, else NON`);
+    else if (source === 'employer_presence') {
+      notes.push(
+        `${names} = OUI / NON; a training organization may leave it out: OUI when employer_siret is given`,
+      );
+    } else notes.unshift(names);
+  }
   if (types.length < ownerTypes.length) notes.push(`${types.join(', ')} only`);
-  const declarants = DECLARANTS.filter((dc) => columns.length === 0 || columns.some((c) => c.column.presence[dc] !== 'never'));
+  const declarants = DECLARANTS.filter(
+    (dc) => columns.length === 0 || columns.some((c) => c.column.presence[dc] !== 'never'),
+  );
   if (declarants.length < DECLARANTS.length) notes.push(`${declarants.join(', ')} only`);
 
   let schema: JsonSchema;
@@ -377,7 +424,9 @@ function fieldSchema(
       break;
     case 'string[]': {
       schema = { type: 'array', items: { type: 'string' } };
-      const max = maxOf(columns.map((c) => c.column.count && Math.max(...DECLARANTS.map((dc) => c.column.count![dc][1]))));
+      const max = maxOf(
+        columns.map((c) => c.column.count && Math.max(...DECLARANTS.map((dc) => c.column.count![dc][1]))),
+      );
       if (max !== undefined) schema.maxItems = max;
       if (column?.list) {
         schema.items!.example = CODE_EXAMPLES[column.list];
@@ -392,7 +441,7 @@ function fieldSchema(
     case 'string': {
       schema = { type: 'string' };
       if (field.values) schema.enum = required ? [...field.values] : [...field.values, null];
-      const values = [...new Set(columns.flatMap((c) => c.column.values ?? []))];
+      const values = [...new Set(columns.flatMap((c) => (c.column.type === 'enum' ? c.column.values! : [])))];
       if (values.length > 0 && !field.values) {
         schema.pattern = enumPattern(values, !required);
         schema.example = values[0];
@@ -411,13 +460,8 @@ function fieldSchema(
         schema.example = CODE_EXAMPLES[column.list];
         notes.push(`a code of the ${column.list} list`);
       }
-      if (field.name === 'spec_version') schema.example = d.spec.version;
       break;
     }
-  }
-  if (column?.json.kind === 'training_presence') notes.push(`given: ${column.name} = OUI`);
-  if (column?.json.kind === 'employer_presence') {
-    notes.push(`${column.name}; a training organization may leave it out: OUI when employer_siret is given`);
   }
   if (!required) schema.nullable = true;
   if ('default' in field && field.default !== undefined) schema.default = field.default;
@@ -462,7 +506,8 @@ function tile(value: string, i: number, end: number): string[] {
   if (i === end) return [''];
   const heads: [string, number][] = [[letterClass(value[i]!), i + 1]];
   for (const m of MULTI_FOLDS) {
-    if (i + m.length <= end && value.startsWith(m, i)) heads.push([charClass([...UPPER_CASE_FOLDS[m]!]), i + m.length]);
+    if (i + m.length <= end && value.startsWith(m, i))
+      heads.push([charClass([...UPPER_CASE_FOLDS[m]!]), i + m.length]);
   }
   return heads.flatMap(([head, next]) => tile(value, next, end).map((rest) => head + rest));
 }
@@ -472,9 +517,8 @@ function letterClass(c: string): string {
   return charClass([...new Set([upper, c.toLowerCase(), ...(UPPER_CASE_FOLDS[upper] ?? '')])]);
 }
 
+/** One character as it is, several as a class (escaped for the `u` flag, which ajv and browsers use). */
 function charClass(chars: readonly string[]): string {
-  const escaped = chars.map((c) => c.replace(/[\\\]^$.*+?()[{}|/-]/g, '\\$&'));
-  return escaped.length === 1 ? escaped[0]! : `[${escaped.join('')}]`;
+  if (chars.length === 1) return chars[0]!.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+  return `[${chars.map((c) => c.replace(/[\\\][^-]/g, '\\$&')).join('')}]`;
 }
-
-export type { Declarant };

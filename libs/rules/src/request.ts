@@ -1,7 +1,15 @@
 import type { RequestErrorCode } from './codes';
 import { FIELD_PROBLEMS, requestErrorMessage, type FieldProblem, type Lang, type MessageParams } from './messages';
+import {
+  DECLARATION_BODY_SHAPE,
+  defaultOptions,
+  shapeField,
+  shapeFields,
+  type FieldShape,
+  type ObjectShape,
+} from './request-shape';
 import type { FormulaPolicy } from './row-checker';
-import { CURRENT_SPEC_VERSION, DECLARANTS, FILE_TYPES, SPEC_VERSIONS, findSpec } from './spec';
+import { findSpec } from './spec';
 import type { Declarant, FileType, SpecVersion } from './spec/types';
 
 /**
@@ -31,13 +39,7 @@ export interface GenerationOptions {
   split_large_declarations: boolean;
 }
 
-export const DEFAULT_OPTIONS: Readonly<GenerationOptions> = {
-  store: true,
-  retention_hours: 24,
-  strict_references: true,
-  formula_policy: 'reject',
-  split_large_declarations: false,
-};
+export const DEFAULT_OPTIONS: Readonly<GenerationOptions> = defaultOptions();
 
 type JsonObject = Record<string, unknown>;
 
@@ -52,49 +54,14 @@ export interface DeclarationRequest {
   rowCount: number;
 }
 
-type FieldKind = 'string' | 'boolean' | 'string[]';
-
-/** JSON shape of SERVICE.md §2.1 and API.md §3 (field → JSON type); objects are described apart. */
-const TRAINING_FIELDS: Record<string, FieldKind> = {
-  name: 'string',
-  start_date: 'string',
-  end_date: 'string',
-  delivery_mode: 'string',
-  trainer_qualification: 'string',
-  certifying: 'boolean',
-  certification_code: 'string',
-  formacodes: 'string[]',
-  nsf_codes: 'string[]',
-};
-const CERTIFICATE_FIELDS: Record<string, FieldKind> = {
-  type: 'string',
-  name: 'string',
-  option_specialty: 'string',
-  obtention_mode: 'string',
-};
-const HOLDER_FIELDS: Record<string, FieldKind> = {
-  unique_id: 'string',
-  nir: 'string',
-  birth_name: 'string',
-  employer_siret: 'string',
-  employer_agreement: 'boolean',
-  employer_reference: 'string',
-  validity_start: 'string',
-  validity_end: 'string',
-};
-const JDR_HOLDER_FIELDS: Record<string, FieldKind> = {
-  result: 'string',
-  mention: 'string',
-  proof_url: 'string',
-  proof_id: 'string',
-};
-const DECLARATION_SCALARS: Record<string, FieldKind> = {
-  id: 'string',
-  reference: 'string',
-  transferable_skills: 'string[]',
-};
-const TOP_LEVEL = new Set(['type', 'declarant', 'spec_version', 'declarations', 'options']);
-const FORMULA_POLICIES: readonly FormulaPolicy[] = ['reject', 'warn', 'allow'];
+/** The fields that the parser handles apart, read from the one description (request-shape.ts). */
+const BODY = DECLARATION_BODY_SHAPE;
+const SPEC_VERSION = stringField(BODY, 'spec_version');
+const TYPE = stringField(BODY, 'type');
+const DECLARANT = stringField(BODY, 'declarant');
+const DECLARATIONS = objectField(BODY, 'declarations');
+const OPTIONS = objectField(BODY, 'options');
+const HOLDERS = objectField(DECLARATIONS.shape, 'holders');
 /** details.fields is cut there: a body with thousands of wrong holders needs no longer list. */
 const MAX_FIELD_PROBLEMS = 100;
 
@@ -103,14 +70,17 @@ interface FieldIssue {
   message: string;
 }
 
+type Problem = (field: string, kind: FieldProblem, suffix?: string) => void;
+
 /**
- * Checks the body's structure (types, unknown fields, options) and the spec version. A structure
- * problem is a 400 for the whole request; a value problem is a validation error of a row.
+ * Checks the body's structure (types, unknown fields, options) and the spec version against the
+ * request shape. A structure problem is a 400 for the whole request; a value problem is a
+ * validation error of a row.
  */
 export function parseDeclarationRequest(raw: unknown, lang: Lang): DeclarationRequest {
   const problems: FieldIssue[] = [];
   let problemCount = 0;
-  const problem = (field: string, kind: FieldProblem, suffix = ''): void => {
+  const problem: Problem = (field, kind, suffix = '') => {
     problemCount++;
     if (problems.length < MAX_FIELD_PROBLEMS) problems.push({ field, message: `${FIELD_PROBLEMS[kind][lang]}${suffix}` });
   };
@@ -119,53 +89,57 @@ export function parseDeclarationRequest(raw: unknown, lang: Lang): DeclarationRe
     problem('(body)', 'type_object');
     throw invalid(problems, problemCount, lang);
   }
-  for (const key of Object.keys(raw)) if (!TOP_LEVEL.has(key)) problem(key, 'unknown');
+  // The top level has no file-type restriction: either lookup holds all of its fields.
+  const topLevel = shapeFields(BODY, 'adf');
+  for (const key of Object.keys(raw)) if (!topLevel.has(key)) problem(key, 'unknown');
 
-  const specVersion = raw.spec_version ?? CURRENT_SPEC_VERSION;
-  if (typeof specVersion !== 'string') problem('spec_version', 'type_string');
+  const specVersion = raw[SPEC_VERSION.name] ?? SPEC_VERSION.default;
+  if (typeof specVersion !== 'string') problem(SPEC_VERSION.name, 'type_string');
   const spec = typeof specVersion === 'string' ? findSpec(specVersion) : undefined;
   if (typeof specVersion === 'string' && !spec) {
     throw RequestError.of(
       'UNSUPPORTED_SPEC_VERSION',
       lang,
-      { expected: SPEC_VERSIONS.join(', ') },
-      { supported: SPEC_VERSIONS },
+      { expected: SPEC_VERSION.values!.join(', ') },
+      { supported: SPEC_VERSION.values },
     );
   }
 
-  const type = raw.type;
-  if (type === undefined || type === null) problem('type', 'required');
-  else if (!FILE_TYPES.includes(type as FileType)) problem('type', 'one_of', `: ${FILE_TYPES.join(', ')}`);
-  const declarant = raw.declarant;
-  if (declarant === undefined || declarant === null) problem('declarant', 'required');
-  else if (!DECLARANTS.includes(declarant as Declarant)) problem('declarant', 'one_of', `: ${DECLARANTS.join(', ')}`);
+  const type = checkOneOf(raw, TYPE, problem) as FileType | undefined;
+  const declarant = checkOneOf(raw, DECLARANT, problem) as Declarant | undefined;
 
-  const options = parseOptions(raw.options, problem);
+  const options = parseOptions(raw[OPTIONS.name], problem);
 
-  const declarations = raw.declarations;
+  const declarations = raw[DECLARATIONS.name];
   let rowCount = 0;
-  if (declarations === undefined || declarations === null) problem('declarations', 'required');
-  else if (!Array.isArray(declarations) || declarations.length === 0) problem('declarations', 'non_empty_array');
+  if (declarations === undefined || declarations === null) problem(DECLARATIONS.name, 'required');
+  else if (!Array.isArray(declarations) || declarations.length === 0) problem(DECLARATIONS.name, 'non_empty_array');
   else {
-    const isJdr = type === 'jdr';
+    // A body whose type is missing or wrong is checked as an adf body (its problem is named above).
+    const fileType: FileType = type === 'jdr' ? 'jdr' : 'adf';
+    const declarationFields = shapeFields(DECLARATIONS.shape, fileType);
+    const holderFields = shapeFields(HOLDERS.shape, fileType);
     declarations.forEach((decl, d) => {
-      const at = `declarations[${d}]`;
+      const at = `${DECLARATIONS.name}[${d}]`;
       if (!isObject(decl)) return problem(at, 'type_object');
       for (const [key, value] of Object.entries(decl)) {
-        if (key in DECLARATION_SCALARS) checkKind(`${at}.${key}`, value, DECLARATION_SCALARS[key]!, problem);
-        else if (key === 'training') checkObject(`${at}.training`, value, TRAINING_FIELDS, problem);
-        else if (key === 'certificate' && isJdr) checkObject(`${at}.certificate`, value, CERTIFICATE_FIELDS, problem);
-        else if (key !== 'holders') problem(`${at}.${key}`, 'unknown');
+        const field = declarationFields.get(key);
+        if (!field) problem(`${at}.${key}`, 'unknown');
+        // Arrays of objects (the holders) are checked below, element by element.
+        else if (field.kind !== 'object[]') checkField(`${at}.${key}`, value, field, fileType, problem);
       }
-      const holders = decl.holders;
-      if (!Array.isArray(holders) || holders.length === 0) return problem(`${at}.holders`, 'non_empty_array');
+      const holders = decl[HOLDERS.name];
+      if (!Array.isArray(holders) || holders.length === 0) return problem(`${at}.${HOLDERS.name}`, 'non_empty_array');
       rowCount += holders.length;
+      // The hot loop of a large body: no path string is built for a well-typed field.
       holders.forEach((holder, h) => {
-        if (!isObject(holder)) return problem(`${at}.holders[${h}]`, 'type_object');
+        if (!isObject(holder)) return problem(`${at}.${HOLDERS.name}[${h}]`, 'type_object');
         for (const key in holder) {
-          const kind = HOLDER_FIELDS[key] ?? (isJdr ? JDR_HOLDER_FIELDS[key] : undefined);
-          if (!kind) problem(`${at}.holders[${h}].${key}`, 'unknown');
-          else if (!hasKind(holder[key], kind)) checkKind(`${at}.holders[${h}].${key}`, holder[key], kind, problem);
+          const field = holderFields.get(key);
+          if (!field) problem(`${at}.${HOLDERS.name}[${h}].${key}`, 'unknown');
+          else if (!hasKind(holder[key], field)) {
+            checkField(`${at}.${HOLDERS.name}[${h}].${key}`, holder[key], field, fileType, problem);
+          }
         }
       });
     });
@@ -173,8 +147,8 @@ export function parseDeclarationRequest(raw: unknown, lang: Lang): DeclarationRe
 
   if (problemCount > 0) throw invalid(problems, problemCount, lang);
   return {
-    type: type as FileType,
-    declarant: declarant as Declarant,
+    type: type!,
+    declarant: declarant!,
     spec: spec!,
     declarations: declarations as JsonObject[],
     options,
@@ -182,67 +156,48 @@ export function parseDeclarationRequest(raw: unknown, lang: Lang): DeclarationRe
   };
 }
 
-function parseOptions(raw: unknown, problem: (field: string, kind: FieldProblem, suffix?: string) => void): GenerationOptions {
+/** A required field of exact values: missing (or null) is `required`, anything else not listed `one_of`. */
+function checkOneOf(raw: JsonObject, field: StringField, problem: Problem): string | undefined {
+  const value = raw[field.name];
+  if (value === undefined || value === null) problem(field.name, 'required');
+  else if (!field.values!.includes(value as string)) problem(field.name, 'one_of', `: ${field.values!.join(', ')}`);
+  return value as string | undefined;
+}
+
+function parseOptions(raw: unknown, problem: Problem): GenerationOptions {
   const options = { ...DEFAULT_OPTIONS };
   if (raw === undefined || raw === null) return options;
+  const at = OPTIONS.name;
   if (!isObject(raw)) {
-    problem('options', 'type_object');
+    problem(at, 'type_object');
     return options;
   }
+  const fields = shapeFields(OPTIONS.shape, 'adf');
+  const set = options as Record<string, unknown>;
   for (const [key, value] of Object.entries(raw)) {
-    const at = `options.${key}`;
+    const option = fields.get(key);
     // null keeps a known option's default; an unknown option is named all the same (API.md §2).
-    if (value === null || value === undefined) {
-      if (!(key in DEFAULT_OPTIONS)) problem(at, 'unknown');
-      continue;
-    }
-    switch (key) {
-      case 'store':
-      case 'strict_references':
-      case 'split_large_declarations':
-        if (typeof value === 'boolean') options[key] = value;
-        else problem(at, 'type_boolean');
-        break;
-      case 'retention_hours':
-        if (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 24) {
-          options.retention_hours = value as number;
-        } else problem(at, 'range', ' 1 … 24');
-        break;
-      case 'formula_policy':
-        if (FORMULA_POLICIES.includes(value as FormulaPolicy)) options.formula_policy = value as FormulaPolicy;
-        else problem(at, 'one_of', `: ${FORMULA_POLICIES.join(', ')}`);
-        break;
-      default:
-        problem(at, 'unknown');
-    }
+    if (!option) problem(`${at}.${key}`, 'unknown');
+    else if (value === null || value === undefined) continue;
+    else if (option.kind === 'boolean') {
+      if (typeof value === 'boolean') set[key] = value;
+      else problem(`${at}.${key}`, 'type_boolean');
+    } else if (option.kind === 'integer') {
+      const n = value as number;
+      if (Number.isInteger(n) && n >= option.minimum && n <= option.maximum) set[key] = n;
+      else problem(`${at}.${key}`, 'range', ` ${option.minimum} … ${option.maximum}`);
+    } else if (option.kind === 'string' && option.values) {
+      if (option.values.includes(value as string)) set[key] = value;
+      else problem(`${at}.${key}`, 'one_of', `: ${option.values.join(', ')}`);
+    } else throw new Error(`request shape: option ${key} of kind ${option.kind} has no parser`);
   }
   return options;
 }
 
-function checkObject(
-  at: string,
-  value: unknown,
-  fields: Record<string, FieldKind>,
-  problem: (field: string, kind: FieldProblem) => void,
-): void {
+/** A field of a declaration or below; null or absent is always fine here (the spec's presence rules judge it). */
+function checkField(at: string, value: unknown, field: FieldShape, type: FileType, problem: Problem): void {
   if (value === null || value === undefined) return;
-  if (!isObject(value)) return problem(at, 'type_object');
-  for (const [key, v] of Object.entries(value)) {
-    const kind = fields[key];
-    if (kind) checkKind(`${at}.${key}`, v, kind, problem);
-    else problem(`${at}.${key}`, 'unknown');
-  }
-}
-
-/** Fast path of checkKind for the common, well-typed value (no path string is built). */
-function hasKind(value: unknown, kind: FieldKind): boolean {
-  if (value === null || value === undefined) return true;
-  return kind === 'string' ? typeof value === 'string' : kind === 'boolean' ? typeof value === 'boolean' : false;
-}
-
-function checkKind(at: string, value: unknown, kind: FieldKind, problem: (field: string, kind: FieldProblem) => void): void {
-  if (value === null || value === undefined) return;
-  switch (kind) {
+  switch (field.kind) {
     case 'string':
       if (typeof value !== 'string') problem(at, 'type_string');
       return;
@@ -252,7 +207,43 @@ function checkKind(at: string, value: unknown, kind: FieldKind, problem: (field:
     case 'string[]':
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) problem(at, 'type_string_array');
       return;
+    case 'object': {
+      if (!isObject(value)) return problem(at, 'type_object');
+      const fields = shapeFields(field.shape, type);
+      for (const [key, v] of Object.entries(value)) {
+        const inner = fields.get(key);
+        if (inner) checkField(`${at}.${key}`, v, inner, type, problem);
+        else problem(`${at}.${key}`, 'unknown');
+      }
+      return;
+    }
+    case 'integer':
+    case 'object[]':
+      throw new Error(`request shape: no ${field.kind} field is parsed below the top level (${at})`);
   }
+}
+
+/** Fast path of checkField for the common, well-typed value (no path string is built). */
+function hasKind(value: unknown, field: FieldShape): boolean {
+  if (value === null || value === undefined) return true;
+  return field.kind === 'string' ? typeof value === 'string' : field.kind === 'boolean' ? typeof value === 'boolean' : false;
+}
+
+type StringField = Extract<FieldShape, { kind: 'string' }>;
+type ObjectField = Extract<FieldShape, { kind: 'object' | 'object[]' }>;
+
+function stringField(shape: ObjectShape, name: string): StringField {
+  const field = shapeField(shape, name);
+  if (field.kind !== 'string') throw new Error(`request shape: ${shape.name}.${name} is not a string`);
+  return field;
+}
+
+function objectField(shape: ObjectShape, name: string): ObjectField {
+  const field = shapeField(shape, name);
+  if (field.kind !== 'object' && field.kind !== 'object[]') {
+    throw new Error(`request shape: ${shape.name}.${name} is not an object`);
+  }
+  return field;
 }
 
 function invalid(fields: FieldIssue[], count: number, lang: Lang): RequestError {
