@@ -142,6 +142,7 @@ async function expectSettled(orgId: string, units: number): Promise<void> {
     used: units,
     committed: units,
     reserved: 0,
+    testRows: 0,
   });
 }
 
@@ -164,6 +165,8 @@ beforeAll(async () => {
     databasePoolMax: 10,
     rateLimitScale: 100,
     authCacheSeconds: 0,
+    testRowsPerMonth: 1000,
+    maxInflightBytes: 128 * 1024 * 1024,
     queue: { generateThresholdRows: 20, validateThresholdBytes: 4096, waitSeconds: 60, prefix: 'chaos' },
   };
   workerConfig = {

@@ -905,7 +905,7 @@ describe('units ledger', () => {
       expect([r1.ok, r2.ok]).toEqual([true, true]);
       const id1 = (r1 as { reservationId: string }).reservationId;
       const id2 = (r2 as { reservationId: string }).reservationId;
-      await expect(stores.ledger.month(org.id, month)).resolves.toEqual({ month, used: 7500, committed: 0, reserved: 7500 });
+      await expect(stores.ledger.month(org.id, month)).resolves.toEqual({ month, used: 7500, committed: 0, reserved: 7500, testRows: 0 });
       // The worker and the gateway both release the 422'd generation: once only.
       const releases = await Promise.all([stores.ledger.release({ reservationId: id1 }), stores.ledger.release({ reservationId: id1 })]);
       expect(releases.filter(Boolean)).toHaveLength(1);
@@ -914,7 +914,7 @@ describe('units ledger', () => {
       // Kept in part (rows analysed < lines reserved): the rest goes back.
       await expect(stores.ledger.commit({ reservationId: id2 }, 4000)).resolves.toBe(true);
       await expect(stores.ledger.release({ reservationId: id2 })).resolves.toBe(false);
-      await expect(stores.ledger.month(org.id, month)).resolves.toEqual({ month, used: 4000, committed: 4000, reserved: 0 });
+      await expect(stores.ledger.month(org.id, month)).resolves.toEqual({ month, used: 4000, committed: 4000, reserved: 0, testRows: 0 });
       const refused = await stores.ledger.reserve({ organizationId: org.id, month, units: 6001, limit: 10_000 });
       expect(refused).toEqual({ ok: false, used: 4000, limit: 10_000 });
       await expect(stores.ledger.month(org.id, month)).resolves.toMatchObject({ used: 4000, reserved: 0 });
@@ -1219,12 +1219,12 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
       expect(applied).toHaveLength(1);
       const plain = cli(['admin', 'db', 'migrate'], url);
       expect(plain.status).toBe(0);
-      expect(plain.out).toMatch(/is up to date \(2 migration\(s\) applied\)/);
+      expect(plain.out).toMatch(/is up to date \(3 migration\(s\) applied\)/);
       const json = cli(['admin', 'db', 'migrate', '--json'], url);
       expect(json.status).toBe(0);
       expect(JSON.parse(json.out)).toEqual({
         applied: [],
-        already_applied: ['20261122120000_init', '20261123120000_durable_work'],
+        already_applied: ['20261122120000_init', '20261123120000_durable_work', '20261123130000_test_rows'],
         created_database: false,
       });
     } finally {
@@ -1238,7 +1238,7 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
       const r = cli(['admin', 'db', 'migrate', '--json'], databaseUrl(name));
       expect(r.status).toBe(0);
       expect(JSON.parse(r.out)).toEqual({
-        applied: ['20261122120000_init', '20261123120000_durable_work'],
+        applied: ['20261122120000_init', '20261123120000_durable_work', '20261123130000_test_rows'],
         already_applied: [],
         created_database: true,
       });
@@ -1317,7 +1317,7 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
       const usageJson = cli(['admin', 'usage', '--org', orgId, '--month', '2026-01', '--json'], db.url);
       expect(usageJson.status).toBe(0);
       // The counter and what the ledger says it is made of (no reservation was made through the ledger here).
-      expect(JSON.parse(usageJson.out)).toEqual({ month: '2026-01', used: 7, limit: 2000, committed: 0, reserved: 0 });
+      expect(JSON.parse(usageJson.out)).toEqual({ month: '2026-01', used: 7, limit: 2000, committed: 0, reserved: 0, test_rows: 0 });
       const usagePlain = cli(['admin', 'usage', '--org', orgId, '--month', '2025-12'], db.url);
       expect(usagePlain.out).toBe('2025-12: 0 of 2000 units used\n');
     } finally {

@@ -68,6 +68,8 @@ export async function startGateway(
     databasePoolMax: 10,
     rateLimitScale: 1,
     authCacheSeconds: 0,
+    testRowsPerMonth: 1000,
+    maxInflightBytes: 128 * 1024 * 1024,
     payloadEncryptionKey: TEST_PAYLOAD_KEY,
     processingLeaseSeconds: 600,
     shutdownGraceSeconds: 5,

@@ -5,6 +5,7 @@ import { ApiKeyMiddleware } from './auth/api-key.middleware';
 import { AuthModule } from './auth/auth.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
 import { Draining } from './common/draining';
+import { InflightBytes } from './common/inflight-bytes';
 import { jsonBodyMiddleware } from './common/json-body.middleware';
 import { requestIdMiddleware } from './common/request-id.middleware';
 import { GATEWAY_CONFIG, servicesOf, type GatewayConfig } from './config';
@@ -24,7 +25,10 @@ export interface GatewayOverrides {
  */
 @Module({})
 export class AppModule implements NestModule {
-  constructor(private readonly draining: Draining) {}
+  constructor(
+    private readonly draining: Draining,
+    private readonly inflight: InflightBytes,
+  ) {}
 
   static forRoot(config: GatewayConfig, overrides: GatewayOverrides = {}): DynamicModule {
     return {
@@ -38,14 +42,15 @@ export class AppModule implements NestModule {
         DeclarationsModule,
         FilesModule,
       ],
-      providers: [{ provide: GATEWAY_CONFIG, useValue: config }, Draining, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
-      exports: [GATEWAY_CONFIG, Draining],
+      providers: [{ provide: GATEWAY_CONFIG, useValue: config }, Draining, InflightBytes, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
+      exports: [GATEWAY_CONFIG, Draining, InflightBytes],
     };
   }
 
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(requestIdMiddleware, this.draining.middleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
-    consumer.apply(ApiKeyMiddleware).forRoutes({ path: 'v1/*path', method: RequestMethod.ALL });
+    // Authenticated first (an unknown caller holds no memory), then counted against the body budget.
+    consumer.apply(ApiKeyMiddleware, this.inflight.middleware).forRoutes({ path: 'v1/*path', method: RequestMethod.ALL });
     consumer
       .apply(jsonBodyMiddleware)
       .forRoutes(

@@ -27,6 +27,10 @@ export interface GatewayConfig {
    * for a load test, which the plans' limits would otherwise stop within a second.
    */
   rateLimitScale: number;
+  /** Request bodies held in memory at once by this gateway (MAX_INFLIGHT_BYTES, 128 MiB). */
+  maxInflightBytes: number;
+  /** Rows an organization's test keys may generate in a calendar month (TEST_ROWS_PER_MONTH, API.md §10). */
+  testRowsPerMonth: number;
   /** How long an authenticated key is remembered in-process (0: a lookup per request); bounds revocation delay. */
   authCacheSeconds: number;
   /** Hand-off of large work to the workers (API.md §8). */
@@ -73,6 +77,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     databasePoolMax: read.int('DATABASE_POOL_MAX', 10, 1, 200),
     rateLimitScale: read.int('RATE_LIMIT_SCALE', 1, 1, 1_000_000),
     authCacheSeconds: read.int('AUTH_CACHE_SECONDS', 5, 0, 300),
+    testRowsPerMonth: read.int('TEST_ROWS_PER_MONTH', 1000, 0, 10_000_000),
+    maxInflightBytes: read.int('MAX_INFLIGHT_BYTES', 128 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024),
     queue: {
       generateThresholdRows: read.int('GENERATE_QUEUE_THRESHOLD_ROWS', 2000, 0, 1_000_000),
       validateThresholdBytes: read.int('VALIDATE_QUEUE_THRESHOLD_BYTES', 2 * 1024 * 1024, 0, 100 * 1024 * 1024),

@@ -15,7 +15,12 @@ export interface LedgerMonth {
   used: number;
   committed: number;
   reserved: number;
+  /** Rows generated with test keys (committed plus reserved), against TEST_ROWS_PER_MONTH. */
+  testRows: number;
 }
+
+/** Live units count against the plan's quota; test rows against the month's test allowance (API.md §10). */
+export type LedgerMode = 'live' | 'test';
 
 /**
  * The units ledger (API.md §10): every accepted request holds one reservation that is committed
@@ -34,33 +39,42 @@ export class UnitLedger {
    * reservation, in one statement (all or nothing, never past the limit under concurrency).
    */
   async reserve(
-    input: { organizationId: string; month: string; units: number; limit: number; fileId?: string | null },
+    input: { organizationId: string; month: string; units: number; limit: number; fileId?: string | null; mode?: LedgerMode },
     db: Db = this.prisma,
   ): Promise<ReservationResult> {
     const { organizationId, month, units, limit } = input;
+    const test = input.mode === 'test';
+    const live = test ? 0 : units;
+    const testRows = test ? units : 0;
     if (!isMonth(month)) throw new RangeError(`month must be YYYY-MM (got "${month}")`);
     if (!Number.isSafeInteger(units) || units <= 0) throw new RangeError(`units must be a positive integer (got ${units})`);
     const id = newReservationId();
     const now = this.clock().toISOString();
     const rows = await db.$queryRaw<{ used: number }[]>`
       WITH counter AS (
-        INSERT INTO "usage_counters" ("organization_id", "month", "used", "updated_at")
-        SELECT ${organizationId}, ${month}, ${units}::int, ${now}::timestamp(3)
+        INSERT INTO "usage_counters" ("organization_id", "month", "used", "test_rows", "updated_at")
+        SELECT ${organizationId}, ${month}, ${live}::int, ${testRows}::int, ${now}::timestamp(3)
          WHERE ${units}::int <= ${limit}::int
         ON CONFLICT ("organization_id", "month") DO UPDATE
-           SET "used" = "usage_counters"."used" + EXCLUDED."used", "updated_at" = EXCLUDED."updated_at"
-         WHERE "usage_counters"."used" + EXCLUDED."used" <= ${limit}::int
-        RETURNING "used"
+           SET "used" = "usage_counters"."used" + EXCLUDED."used",
+               "test_rows" = "usage_counters"."test_rows" + EXCLUDED."test_rows",
+               "updated_at" = EXCLUDED."updated_at"
+         WHERE (CASE WHEN ${test}::boolean THEN "usage_counters"."test_rows" ELSE "usage_counters"."used" END) + ${units}::int <= ${limit}::int
+        RETURNING (CASE WHEN ${test}::boolean THEN "test_rows" ELSE "used" END) AS "used"
       ), reservation AS (
-        INSERT INTO "unit_reservations" ("id", "organization_id", "month", "units", "state", "file_id", "created_at", "updated_at")
-        SELECT ${id}, ${organizationId}, ${month}, ${units}::int, 'RESERVED', ${input.fileId ?? null}::text, ${now}::timestamp(3), ${now}::timestamp(3)
+        INSERT INTO "unit_reservations" ("id", "organization_id", "month", "units", "mode", "state", "file_id", "created_at", "updated_at")
+        SELECT ${id}, ${organizationId}, ${month}, ${units}::int, ${test ? 'TEST' : 'LIVE'}::"key_mode", 'RESERVED',
+               ${input.fileId ?? null}::text, ${now}::timestamp(3), ${now}::timestamp(3)
           FROM counter
         RETURNING "id"
       )
       SELECT counter."used" FROM counter, reservation`;
     if (rows.length === 1) return { ok: true, reservationId: id, used: Number(rows[0]!.used) };
-    const used = await db.usageCounter.findUnique({ where: { organizationId_month: { organizationId, month } }, select: { used: true } });
-    return { ok: false, used: used?.used ?? 0, limit };
+    const counter = await db.usageCounter.findUnique({
+      where: { organizationId_month: { organizationId, month } },
+      select: { used: true, testRows: true },
+    });
+    return { ok: false, used: (test ? counter?.testRows : counter?.used) ?? 0, limit };
   }
 
   /**
@@ -82,10 +96,12 @@ export class UnitLedger {
                "updated_at" = ${now}::timestamp(3)
           FROM old
          WHERE r."id" = old."id" AND r."state" = 'RESERVED'
-        RETURNING r."id", r."organization_id", r."month", old."units" - r."units" AS "back"
+        RETURNING r."id", r."organization_id", r."month", r."mode", old."units" - r."units" AS "back"
       ), counter AS (
         UPDATE "usage_counters" c
-           SET "used" = GREATEST(c."used" - done."back", 0), "updated_at" = ${now}::timestamp(3)
+           SET "used" = GREATEST(c."used" - CASE WHEN done."mode" = 'LIVE' THEN done."back" ELSE 0 END, 0),
+               "test_rows" = GREATEST(c."test_rows" - CASE WHEN done."mode" = 'TEST' THEN done."back" ELSE 0 END, 0),
+               "updated_at" = ${now}::timestamp(3)
           FROM done
          WHERE c."organization_id" = done."organization_id" AND c."month" = done."month" AND done."back" > 0
         RETURNING c."used"
@@ -104,10 +120,12 @@ export class UnitLedger {
         UPDATE "unit_reservations"
            SET "state" = 'RELEASED', "updated_at" = ${now}::timestamp(3)
          WHERE "state" = 'RESERVED' AND ("id" = ${byId}::text OR "file_id" = ${byFile}::text)
-        RETURNING "id", "organization_id", "month", "units"
+        RETURNING "id", "organization_id", "month", "mode", "units"
       ), counter AS (
         UPDATE "usage_counters" c
-           SET "used" = GREATEST(c."used" - done."units", 0), "updated_at" = ${now}::timestamp(3)
+           SET "used" = GREATEST(c."used" - CASE WHEN done."mode" = 'LIVE' THEN done."units" ELSE 0 END, 0),
+               "test_rows" = GREATEST(c."test_rows" - CASE WHEN done."mode" = 'TEST' THEN done."units" ELSE 0 END, 0),
+               "updated_at" = ${now}::timestamp(3)
           FROM done
          WHERE c."organization_id" = done."organization_id" AND c."month" = done."month"
         RETURNING c."used"
@@ -125,15 +143,15 @@ export class UnitLedger {
   async month(organizationId: string, month: string): Promise<LedgerMonth> {
     if (!isMonth(month)) throw new RangeError(`month must be YYYY-MM (got "${month}")`);
     const [counter, sums] = await Promise.all([
-      this.prisma.usageCounter.findUnique({ where: { organizationId_month: { organizationId, month } }, select: { used: true } }),
+      this.prisma.usageCounter.findUnique({ where: { organizationId_month: { organizationId, month } }, select: { used: true, testRows: true } }),
       this.prisma.unitReservation.groupBy({
         by: ['state'],
-        where: { organizationId, month, state: { in: ['RESERVED', 'COMMITTED'] } },
+        where: { organizationId, month, mode: 'LIVE', state: { in: ['RESERVED', 'COMMITTED'] } },
         _sum: { units: true },
       }),
     ]);
     const sum = (state: string) => sums.find((s) => s.state === state)?._sum.units ?? 0;
-    return { month, used: counter?.used ?? 0, committed: sum('COMMITTED'), reserved: sum('RESERVED') };
+    return { month, used: counter?.used ?? 0, committed: sum('COMMITTED'), reserved: sum('RESERVED'), testRows: counter?.testRows ?? 0 };
   }
 
   /** Reservations still held, created before `before`, whose file is not processing (or which have none). */

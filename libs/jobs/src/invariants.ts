@@ -34,18 +34,24 @@ export async function checkInvariants(input: {
   const { prisma, storage, now } = input;
   const violations: Violation[] = [];
 
-  const usage = await prisma.$queryRaw<{ organization_id: string; month: string; used: number; ledger: number }[]>`
-    SELECT COALESCE(c."organization_id", r."organization_id") AS "organization_id",
-           COALESCE(c."month", r."month") AS "month",
-           COALESCE(c."used", 0)::int AS "used", COALESCE(r."units", 0)::int AS "ledger"
-      FROM "usage_counters" c
-      FULL JOIN (SELECT "organization_id", "month", SUM("units") AS "units"
-                   FROM "unit_reservations" WHERE "state" IN ('RESERVED', 'COMMITTED')
-                  GROUP BY "organization_id", "month") r
-        ON r."organization_id" = c."organization_id" AND r."month" = c."month"
-     WHERE COALESCE(c."used", 0) <> COALESCE(r."units", 0)`;
+  const usage = await prisma.$queryRaw<{ organization_id: string; month: string; mode: string; counter: number; ledger: number }[]>`
+    WITH counters AS (
+      SELECT "organization_id", "month", 'LIVE' AS "mode", "used" AS "n" FROM "usage_counters"
+      UNION ALL SELECT "organization_id", "month", 'TEST', "test_rows" FROM "usage_counters"
+    ), ledger AS (
+      SELECT "organization_id", "month", "mode"::text AS "mode", SUM("units") AS "n"
+        FROM "unit_reservations" WHERE "state" IN ('RESERVED', 'COMMITTED')
+       GROUP BY "organization_id", "month", "mode"
+    )
+    SELECT COALESCE(c."organization_id", l."organization_id") AS "organization_id",
+           COALESCE(c."month", l."month") AS "month", COALESCE(c."mode", l."mode") AS "mode",
+           COALESCE(c."n", 0)::int AS "counter", COALESCE(l."n", 0)::int AS "ledger"
+      FROM counters c
+      FULL JOIN ledger l ON l."organization_id" = c."organization_id" AND l."month" = c."month" AND l."mode" = c."mode"
+     WHERE COALESCE(c."n", 0) <> COALESCE(l."n", 0)`;
   for (const u of usage) {
-    violations.push({ kind: 'usage_mismatch', subject: `${u.organization_id} ${u.month}`, detail: `counter ${u.used}, ledger ${u.ledger}` });
+    const what = u.mode === 'TEST' ? 'test rows' : 'units';
+    violations.push({ kind: 'usage_mismatch', subject: `${u.organization_id} ${u.month}`, detail: `${what}: counter ${u.counter}, ledger ${u.ledger}` });
   }
 
   const unsettled = await prisma.$queryRaw<{ id: string; file_id: string | null; status: string | null }[]>`

@@ -107,10 +107,18 @@ async function usage({ values, positionals, output, databaseUrl }: Context): Pro
     Promise.all([s.usage.getUsage(organizationId, month), s.ledger.month(organizationId, month)]),
   );
   if (values.json) {
-    printJson(output, { month: result.month, used: result.used, limit: result.limit, committed: ledger.committed, reserved: ledger.reserved });
+    printJson(output, {
+      month: result.month,
+      used: result.used,
+      limit: result.limit,
+      committed: ledger.committed,
+      reserved: ledger.reserved,
+      test_rows: ledger.testRows,
+    });
   } else {
     const held = ledger.reserved ? ` (${ledger.reserved} reserved for work in progress)` : '';
-    output.out(`${result.month}: ${result.used} of ${result.limit} units used${held}\n`);
+    const test = ledger.testRows ? `; ${ledger.testRows} rows generated with test keys` : '';
+    output.out(`${result.month}: ${result.used} of ${result.limit} units used${held}${test}\n`);
   }
   return EXIT_OK;
 }

@@ -34,7 +34,7 @@ export function sendApiError(req: GatewayRequest, res: Response, exception: unkn
   if (exception instanceof ApiError) {
     status = exception.status;
     if (!res.headersSent) for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
-    if (status === 503 && !res.headersSent) res.setHeader('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
+    if (status === 503 && !res.headersSent && !exception.headers['Retry-After']) res.setHeader('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
     body = exception.body(lang, requestId);
   } else if (exception instanceof HttpException) {
     const code = httpCode(exception.getStatus());

@@ -37,7 +37,7 @@ export class FileProduction {
 
   async produce(input: { principal: Principal; lang: Lang; request: DeclarationRequest; rawBody: Buffer; call: CallOptions; claim: Claim | null }): Promise<Reply> {
     const { principal, request } = input;
-    const reservation = await this.units.reserve(principal, request.rowCount);
+    const reservation = await this.units.reserve(principal, request.rowCount, { produces: true });
     if (request.options.store && request.rowCount > this.config.queue.generateThresholdRows) {
       return this.byJob({ ...input, reservation });
     }
@@ -187,7 +187,8 @@ export class FileProduction {
       specVersion: request.spec.version,
       filename: input.filename,
       stored: request.options.store,
-      units: input.reservation?.units ?? 0,
+      // Units counted for the file: a test key's rows are held against its allowance, not counted as units.
+      units: input.reservation?.mode === 'live' ? input.reservation.units : 0,
       createdAt: input.now,
       lang: input.lang,
       requestId: input.requestId,

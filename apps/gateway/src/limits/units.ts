@@ -3,9 +3,10 @@ import { ApiError } from '@ppfile/contract';
 import { monthOf, PLANS, UnitLedger } from '@ppfile/db';
 import { Clock } from '@ppfile/infra';
 import type { Principal } from '../common/request-context';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 
-/** Units held for one request; null for a test key, which never counts (API.md §10). */
-export type Reservation = { reservationId: string; units: number } | null;
+/** Units (or, for a test key, test rows) held for one request; null when nothing is counted. */
+export type Reservation = { reservationId: string; units: number; mode: 'live' | 'test' } | null;
 
 /**
  * Monthly quotas (SERVICE.md §8) over the units ledger: an accepted request reserves its units
@@ -17,20 +18,35 @@ export class Units {
   constructor(
     @Inject(UnitLedger) private readonly ledger: UnitLedger,
     @Inject(Clock) private readonly clock: Clock,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async reserve(principal: Principal, units: number, options: { fileId?: string } = {}): Promise<Reservation> {
-    if (principal.mode === 'test' || units === 0) return null;
-    const limit = PLANS[principal.organization.plan].monthlyUnits;
+  /**
+   * Live keys reserve units against the plan's monthly quota. Test keys never consume units, but
+   * the rows they generate are held against the organization's test allowance (TEST_ROWS_PER_MONTH,
+   * API.md §10): test keys are for trying the API, not a free way to produce files. Validations with
+   * a test key count nothing (`produces: false`).
+   */
+  async reserve(principal: Principal, units: number, options: { produces?: boolean } = {}): Promise<Reservation> {
+    if (units === 0) return null;
+    const test = principal.mode === 'test';
+    if (test && !options.produces) return null;
+    const limit = test ? this.config.testRowsPerMonth : PLANS[principal.organization.plan].monthlyUnits;
     const r = await this.ledger.reserve({
       organizationId: principal.organization.id,
       month: monthOf(this.clock.now()),
       units,
       limit,
-      fileId: options.fileId,
+      mode: principal.mode,
     });
-    if (!r.ok) throw new ApiError('QUOTA_EXCEEDED', { limit, count: units }, { used: r.used, limit, requested: units });
-    return { reservationId: r.reservationId, units };
+    if (!r.ok) {
+      throw new ApiError(
+        'QUOTA_EXCEEDED',
+        { limit, count: units },
+        { used: r.used, limit, requested: units, ...(test ? { mode: 'test' } : {}) },
+      );
+    }
+    return { reservationId: r.reservationId, units, mode: principal.mode };
   }
 
   /** Keeps `keep` of the units (all when absent); a reservation kept at 0 is released instead. */
