@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import request from 'supertest';
 import { monthOf } from '@ppfile/db';
 import { validBody } from '@ppfile/rules/testing/fixtures';
 import { startGateway, type Gateway } from './support/gateway';
+import { buildIfStale, GATEWAY_MAIN } from './support/worker';
 
 /**
  * The security review's findings (issue "Hostile input and abuse"), replayed against a running
@@ -111,3 +113,81 @@ it('#8 concurrent large uploads are bounded by MAX_INFLIGHT_BYTES: 503 with Retr
   const after = await send();
   expect(after.status).toBe(413);
 }, 120_000);
+
+describe('#7 large declaration bodies are validated off the event loop', () => {
+  function large(): Json {
+    const b = body(500, 7);
+    b.declarations = Array.from({ length: 5 }, (_, d) => ({
+      ...b.declarations[0],
+      id: `LARGE-${d}`,
+      holders: b.declarations[0].holders.map((h: Json, i: number) => ({ ...h, unique_id: `L-${d}-${i}` })),
+    }));
+    return b;
+  }
+
+  it('a body over 256 KiB is read as bytes and parsed with the rules (inline here): same answer, same refusals', async () => {
+    const org = await gw.organization('business');
+    const b = large();
+    const text = JSON.stringify(b);
+    expect(text.length).toBeGreaterThan(256 * 1024);
+    const res = await request(gw.http).post('/v1/declarations/validate').set(bearer(org.live)).set('Content-Type', 'application/json').send(text);
+    expect(res.status).toBe(200);
+    expect(res.body.rows_total).toBe(2500);
+    const broken = await request(gw.http)
+      .post('/v1/declarations/validate')
+      .set(bearer(org.live))
+      .set('Content-Type', 'application/json')
+      .send(`${text.slice(0, -1)},`);
+    expect(broken.status).toBe(400);
+    expect(broken.body.error.code).toBe('INVALID_JSON');
+    const tooMany = await request(gw.http)
+      .post('/v1/declarations/validate')
+      .set(bearer(org.test))
+      .set('Content-Type', 'application/json')
+      .send(text);
+    expect(tooMany.status).toBe(413);
+    expect(tooMany.body.error.code).toBe('LINE_LIMIT_EXCEEDED');
+  });
+
+  it('the built gateway runs them in a rules thread, with the answer the inline path gives', async () => {
+    buildIfStale('gateway', GATEWAY_MAIN);
+    const org = await gw.organization('business');
+    const text = JSON.stringify(large());
+    const inline = await request(gw.http).post('/v1/declarations/validate').set(bearer(org.live)).set('Content-Type', 'application/json').send(text);
+    const port = 3900 + Math.floor(Math.random() * 90);
+    const child = spawn(process.execPath, [GATEWAY_MAIN], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATABASE_URL: gw.config.databaseUrl,
+        REDIS_URL: gw.config.redisUrl,
+        S3_ENDPOINT: gw.config.s3.endpoint,
+        S3_ACCESS_KEY: gw.config.s3.accessKey,
+        S3_SECRET_KEY: gw.config.s3.secretKey,
+        S3_BUCKET: gw.config.s3.bucket,
+        PAYLOAD_ENCRYPTION_KEY: gw.config.payloadEncryptionKey.toString('base64'),
+        QUEUE_PREFIX: gw.config.queue.prefix,
+        RULES_THREADS: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!out.includes('gateway listening') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(out).toContain('1 rules thread(s)');
+      const threaded = await fetch(`http://127.0.0.1:${port}/v1/declarations/validate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${org.live}`, 'content-type': 'application/json' },
+        body: text,
+      });
+      expect(threaded.status).toBe(200);
+      expect(await threaded.json()).toEqual(inline.body);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  }, 120_000);
+});

@@ -90,8 +90,15 @@ function newest(dir: string): number {
 }
 
 function buildWorkerIfStale(): void {
-  const sources = Math.max(newest(path.join(ROOT, 'apps/worker/src')), newest(path.join(ROOT, 'libs')));
-  if (existsSync(WORKER_MAIN) && statSync(WORKER_MAIN).mtimeMs >= sources) return;
-  const r = spawnSync('npx', ['nest', 'build', 'worker'], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`nest build worker failed: ${r.stdout}${r.stderr}`);
+  buildIfStale('worker', WORKER_MAIN);
+}
+
+export const GATEWAY_MAIN = path.join(ROOT, 'dist/apps/gateway/apps/gateway/src/main.js');
+
+/** Builds an app when its sources (or the libraries') are newer than its build. */
+export function buildIfStale(app: 'gateway' | 'worker', main: string): void {
+  const sources = Math.max(newest(path.join(ROOT, `apps/${app}/src`)), newest(path.join(ROOT, 'libs')));
+  if (existsSync(main) && statSync(main).mtimeMs >= sources) return;
+  const r = spawnSync('npx', ['nest', 'build', app], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`nest build ${app} failed: ${r.stdout}${r.stderr}`);
 }

@@ -9,6 +9,7 @@ import { InflightBytes } from './common/inflight-bytes';
 import { jsonBodyMiddleware } from './common/json-body.middleware';
 import { requestIdMiddleware } from './common/request-id.middleware';
 import { GATEWAY_CONFIG, servicesOf, type GatewayConfig } from './config';
+import { deferLargeDeclarationBody } from './declarations/deferred-body.middleware';
 import { DeclarationsModule } from './declarations/declarations.module';
 import { FilesModule } from './files/files.module';
 import { multipartOnly } from './files/multipart-type.middleware';
@@ -51,6 +52,7 @@ export class AppModule implements NestModule {
     consumer.apply(requestIdMiddleware, this.draining.middleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
     // Authenticated first (an unknown caller holds no memory), then counted against the body budget.
     consumer.apply(ApiKeyMiddleware, this.inflight.middleware).forRoutes({ path: 'v1/*path', method: RequestMethod.ALL });
+    consumer.apply(deferLargeDeclarationBody).forRoutes({ path: 'v1/declarations/validate', method: RequestMethod.POST });
     consumer
       .apply(jsonBodyMiddleware)
       .forRoutes(

@@ -29,6 +29,8 @@ export interface GatewayConfig {
   rateLimitScale: number;
   /** Request bodies held in memory at once by this gateway (MAX_INFLIGHT_BYTES, 128 MiB). */
   maxInflightBytes: number;
+  /** Worker threads validating large declaration bodies (RULES_THREADS; default: cores − 1, at most 4; 0: inline). */
+  rulesThreads?: number;
   /** Rows an organization's test keys may generate in a calendar month (TEST_ROWS_PER_MONTH, API.md §10). */
   testRowsPerMonth: number;
   /** How long an authenticated key is remembered in-process (0: a lookup per request); bounds revocation delay. */
@@ -78,6 +80,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     rateLimitScale: read.int('RATE_LIMIT_SCALE', 1, 1, 1_000_000),
     authCacheSeconds: read.int('AUTH_CACHE_SECONDS', 5, 0, 300),
     testRowsPerMonth: read.int('TEST_ROWS_PER_MONTH', 1000, 0, 10_000_000),
+    rulesThreads: env.RULES_THREADS ? read.int('RULES_THREADS', 1, 0, 64) : undefined,
     maxInflightBytes: read.int('MAX_INFLIGHT_BYTES', 128 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024),
     queue: {
       generateThresholdRows: read.int('GENERATE_QUEUE_THRESHOLD_ROWS', 2000, 0, 1_000_000),

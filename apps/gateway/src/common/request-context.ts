@@ -12,4 +12,6 @@ export interface GatewayRequest extends Request {
   principal?: Principal;
   /** The raw JSON body bytes, kept for the idempotency hash. */
   rawBody?: Buffer;
+  /** A large declaration body read but not parsed: a rules thread parses it (RulesPool). */
+  deferredJson?: boolean;
 }

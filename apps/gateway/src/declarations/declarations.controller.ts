@@ -6,6 +6,7 @@ import { Clock } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { rowLimit } from '../limits/row-limit';
 import { DECLARATION_BODY_SCHEMA } from './declaration-body.schema';
+import { RulesPool } from './rules-pool';
 
 @ApiTags('declarations')
 @ApiBearerAuth()
@@ -14,6 +15,7 @@ export class DeclarationsController {
   constructor(
     @Inject(ReferenceDirectory) private readonly references: ReferenceDirectory,
     @Inject(Clock) private readonly clock: Clock,
+    @Inject(RulesPool) private readonly pool: RulesPool,
   ) {}
 
   /** SERVICE.md §4.1: free for every key; the rules are libs/rules' (the gateway adds none). */
@@ -21,12 +23,16 @@ export class DeclarationsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Validate a declaration body (JSON) without producing a file; free of charge' })
   @ApiBody({ schema: DECLARATION_BODY_SCHEMA })
-  validate(@Req() req: GatewayRequest, @Body() body: unknown): DeclarationValidationResponse {
+  async validate(@Req() req: GatewayRequest, @Body() body: unknown): Promise<DeclarationValidationResponse> {
+    const today = parisDay(this.clock.now());
+    const maxRows = rowLimit(req.principal!);
+    // A large body was read as bytes only: it is parsed and validated off the event loop.
+    if (req.deferredJson && req.rawBody) return this.pool.validate({ body: req.rawBody, lang: req.lang, maxRows, today });
     return validateDeclarations(body, {
       refs: this.references.listsFor((body as { spec_version?: unknown } | null)?.spec_version),
-      today: parisDay(this.clock.now()),
+      today,
       lang: req.lang,
-      maxRows: rowLimit(req.principal!),
+      maxRows,
     });
   }
 }

@@ -1,0 +1,33 @@
+import type { ReferenceDirectory } from '@ppfile/refdata';
+import { parseJsonBody, RequestError, validateDeclarations, type DeclarationValidationResponse, type Lang } from '@ppfile/rules';
+
+/** A declaration body to validate, as its JSON bytes: it is parsed where it is validated. */
+export interface ValidateTask {
+  body: Uint8Array;
+  lang: Lang;
+  maxRows: number;
+  /** yyyymmdd, Europe/Paris: the gateway's day. */
+  today: number;
+}
+
+/** What a task ends with, as plain data (it crosses a thread boundary). */
+export type TaskOutcome =
+  | { ok: true; response: DeclarationValidationResponse }
+  | { ok: false; refused: { code: RequestError['code']; message: string; details?: Record<string, unknown> } };
+
+/** POST /v1/declarations/validate on raw bytes: the same function in a worker thread or inline. */
+export function runValidateTask(task: ValidateTask, references: ReferenceDirectory): TaskOutcome {
+  try {
+    const raw = parseJsonBody(Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength).toString('utf8'), task.lang);
+    const response = validateDeclarations(raw, {
+      refs: references.listsFor((raw as { spec_version?: unknown } | null)?.spec_version),
+      today: task.today,
+      lang: task.lang,
+      maxRows: task.maxRows,
+    });
+    return { ok: true, response };
+  } catch (e) {
+    if (e instanceof RequestError) return { ok: false, refused: { code: e.code, message: e.message, details: e.details } };
+    throw e;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * Does a free endpoint starve the others? (issue "Hostile input and abuse", row 7.) One gateway
+ * process; a Pro key sends 50,000-holder bodies to POST /v1/declarations/validate, four at a time
+ * without pause (more than the plan's 300 a minute allows: the rate limit is scaled up), while
+ * another key reads GET /v1/spec every 50 ms. Prints the /v1/spec latency (p50, p99, max) with the
+ * rules run inline on the event loop (RULES_THREADS=0) and in the rules threads (default).
+ * Target: /v1/spec p99 < 20 ms with the threads.
+ *
+ * Needs PostgreSQL and Redis and a built gateway: npm run bench:eventloop
+ */
+import { randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { createPrismaClient, createStores, migrate } from '@ppfile/db';
+import { validBody } from '@ppfile/rules/testing/fixtures';
+import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@ppfile/storage';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const GATEWAY = path.join(ROOT, 'dist/apps/gateway/apps/gateway/src/main.js');
+const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ppfile_bench';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+
+function start(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [GATEWAY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`gateway did not start: ${out}`)), 30_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('gateway listening')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`gateway exited ${code}: ${out.slice(-2000)}`)));
+  });
+}
+
+function bigBody(): string {
+  const b = validBody('adf', 'training_organization', 500) as { declarations: Record<string, unknown>[] };
+  const declaration = b.declarations[0]!;
+  const declarations = Array.from({ length: 100 }, (_, d) => ({
+    ...declaration,
+    id: `BENCH-${d}`,
+    holders: (declaration.holders as Record<string, unknown>[]).map((h, i) => {
+      const n = d * 500 + i;
+      return {
+        ...h,
+        unique_id: `B-${n}`,
+        nir: `2${String(60 + (n % 40)).padStart(2, '0')}${String(1 + (n % 12)).padStart(2, '0')}75${String(100 + (n % 800)).padStart(3, '0')}${String(1 + (n % 998)).padStart(3, '0')}`,
+      };
+    }),
+  }));
+  return JSON.stringify({ ...b, declarations });
+}
+
+const pct = (v: number[], p: number) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((v.length * p) / 100))]!;
+
+async function measure(port: number, loadKey: string, probeKey: string, body: string): Promise<{ p50: number; p99: number; max: number; validations: number }> {
+  const base = `http://127.0.0.1:${port}`;
+  const until = Date.now() + SECONDS * 1000;
+  let validations = 0;
+  const loader = async () => {
+    while (Date.now() < until) {
+      const r = await fetch(`${base}/v1/declarations/validate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${loadKey}`, 'content-type': 'application/json' },
+        body,
+      });
+      await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`validate answered ${r.status}`);
+      validations++;
+    }
+  };
+  const latencies: number[] = [];
+  const probe = async () => {
+    while (Date.now() < until) {
+      const t0 = performance.now();
+      const r = await fetch(`${base}/v1/spec`, { headers: { authorization: `Bearer ${probeKey}` } });
+      await r.arrayBuffer();
+      latencies.push(performance.now() - t0);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  };
+  await Promise.all([loader(), loader(), loader(), loader(), probe()]);
+  return { p50: pct(latencies, 50), p99: pct(latencies, 99), max: Math.max(...latencies), validations };
+}
+
+async function main(): Promise<void> {
+  await migrate(DB_URL);
+  const prisma = createPrismaClient(DB_URL, { poolMax: 2 });
+  const stores = createStores(prisma);
+  const org = await stores.organizations.createOrganization({ name: 'bench loop', plan: 'pro' });
+  const load = await stores.apiKeys.createApiKey({ organizationId: org.id, mode: 'live', name: 'load' });
+  const other = await stores.organizations.createOrganization({ name: 'bench probe', plan: 'pro' });
+  const probe = await stores.apiKeys.createApiKey({ organizationId: other.id, mode: 'live', name: 'probe' });
+  await prisma.$disconnect();
+  const s3dir = mkdtempSync(path.join(tmpdir(), 'ppfile-loop-s3-'));
+  const s3 = await startLocalS3({ directory: s3dir });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: DB_URL,
+    REDIS_URL,
+    S3_ENDPOINT: s3.endpoint,
+    S3_ACCESS_KEY: LOCAL_S3_CREDENTIALS.accessKey,
+    S3_SECRET_KEY: LOCAL_S3_CREDENTIALS.secretKey,
+    S3_BUCKET: 'ppfile-bench',
+    PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    QUEUE_PREFIX: `loop-${randomBytes(4).toString('hex')}`,
+    RATE_LIMIT_SCALE: '1000',
+    NODE_ENV: 'production',
+  };
+  const body = bigBody();
+  console.log(`ppfile event-loop benchmark — Node ${process.version}, ${SECONDS} s per mode, 4 × 50,000-holder validations in a loop (${(body.length / 1e6).toFixed(1)} MB each), GET /v1/spec every 50 ms`);
+  try {
+    for (const [label, threads] of [
+      ['rules inline on the event loop (RULES_THREADS=0)', '0'],
+      ['rules in worker threads (default)', ''],
+    ] as const) {
+      const gateway = await start({ ...env, PORT: '3851', ...(threads ? { RULES_THREADS: threads } : {}) });
+      try {
+        const r = await measure(3851, load.key, probe.key, body);
+        console.log(`${label.padEnd(52)} /v1/spec p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  max ${r.max.toFixed(1)} ms  (${r.validations} validations)`);
+      } finally {
+        gateway.kill('SIGTERM');
+        await new Promise((res) => gateway.once('exit', res));
+      }
+    }
+  } finally {
+    await s3.close();
+    rmSync(s3dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: Error) => {
+  console.error(`bench failed: ${e.message}`);
+  process.exit(1);
+});
