@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule, type GatewayOverrides } from './app.module';
 import type { GatewayConfig } from './config';
+import { securityHeaders } from './common/security-headers';
 import { mountBullBoard } from './operators/bull-board';
 import { ObjectStorage } from '@ppfile/storage';
 
@@ -10,6 +11,9 @@ import { ObjectStorage } from '@ppfile/storage';
 export async function createGatewayApp(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<INestApplication> {
   // Body parsing is ours (json-body.middleware): limits and errors in the API's shape.
   const app = await NestFactory.create(AppModule.forRoot(config, overrides), { bodyParser: false, bufferLogs: true });
+  // Before anything else (Nest's middleware is registered at init, after this): every answer, even
+  // an early error or a 404, carries the security headers (and, under /v1 and /admin, no-store).
+  app.use(securityHeaders());
   app.enableShutdownHooks();
   const express = app.getHttpAdapter().getInstance() as { set(k: string, v: unknown): void; disable(k: string): void };
   express.set('trust proxy', 'loopback');
@@ -26,7 +30,8 @@ export async function createGatewayApp(config: GatewayConfig, overrides: Gateway
       .addBearerAuth()
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  // validatorUrl: null — Swagger UI would otherwise send the document to a third-party validator.
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', swaggerOptions: { validatorUrl: null } });
   mountBullBoard(app, config);
   await app.get(ObjectStorage).ensureBucket();
   return app;

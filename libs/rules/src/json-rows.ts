@@ -4,6 +4,7 @@ import type { RowLocator } from './row-checker';
 import type { ColumnSpec, KindTable } from './spec/types';
 import { formatFrDate, parseIsoDate } from './values/dates';
 import { hasValidNirKey } from './values/nir';
+import { hasForbiddenCharacter } from './values/text';
 
 /** Normalization rules of SERVICE.md §2.6 / API.md §5 (+ DECLARATION_SPLIT of API.md §2). */
 export type NormalizationRule =
@@ -41,13 +42,20 @@ type Json = Record<string, unknown>;
 const PLAIN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 // eslint-disable-next-line no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
-/** Separators people type inside a NIR or SIRET: spaces, dots, hyphens, slashes. */
+/**
+ * Separators people type inside a NIR or SIRET: spaces, dots, hyphens, slashes. `\s` also matches
+ * line breaks and tabs: withoutSeparators never removes them (a value holding one is left whole for
+ * INVALID_CHARACTER).
+ */
 const ID_SEPARATORS = /[\s.\-/]/g;
 
 /**
  * Turns a structurally checked body into rows of official cells (in column order), applying and
  * logging the normalizations. Nothing here judges a value: a value that cannot be normalized is
  * left as it is, and the row checker reports it. Never corrected: codes, names, dates, SIRET keys.
+ * Characters the file cannot hold (values/text.ts: `|`, line breaks, control characters) are never
+ * removed from inside a value, so that INVALID_CHARACTER sees them; only white space at either end
+ * is trimmed (String.prototype.trim, which takes CR, LF, tab, U+2028 and U+2029 as white space).
  */
 export class JsonRowMapper {
   private readonly decl: ColumnSpec[] = [];
@@ -212,9 +220,14 @@ export class JsonRowMapper {
     return out;
   }
 
+  /**
+   * A value holding a forbidden character (a line break, a control character, `|`) keeps it: the
+   * row checker must see it and refuse it (INVALID_CHARACTER), not find a clean NIR or SIRET.
+   */
   private withoutSeparators(value: string, field: () => string, column: string): string {
     const compact = value.replace(ID_SEPARATORS, '');
-    if (compact !== value) this.log.add(field, column, 'SEPARATORS_REMOVED');
+    if (compact === value || hasForbiddenCharacter(value)) return value;
+    this.log.add(field, column, 'SEPARATORS_REMOVED');
     return compact;
   }
 
@@ -224,7 +237,9 @@ export class JsonRowMapper {
     let normalized = text;
     if (list === 'nsf' && /^\d{3}[A-Z]$/.test(text)) normalized = text.toLowerCase();
     else if (list === 'rs' && /^rs\s*\d+$/i.test(text)) normalized = `RS${text.slice(2).trim()}`;
-    if (normalized !== text) this.log.add(field, column, 'CODE_NORMALIZED');
+    // `\s` matches line breaks too: an RS code holding one is left whole (INVALID_CHARACTER).
+    if (normalized === text || hasForbiddenCharacter(text)) return text;
+    this.log.add(field, column, 'CODE_NORMALIZED');
     return normalized;
   }
 }

@@ -343,5 +343,10 @@ export const FIELD_PROBLEMS = {
   one_of: { en: 'must be one of', fr: "doit valoir l'une des valeurs" },
   range: { en: 'must be an integer from', fr: 'doit être un entier de' },
   idempotency_key: { en: '1 to 255 printable ASCII characters', fr: '1 à 255 caractères ASCII imprimables' },
+  /** Followed by the limit (the gateway's bound on a JSON body's nesting). */
+  too_deep: {
+    en: 'is nested too deeply; maximum nesting depth of objects and arrays:',
+    fr: "est imbriqué trop profondément ; profondeur maximale d'imbrication des objets et tableaux :",
+  },
 } as const;
 export type FieldProblem = keyof typeof FIELD_PROBLEMS;

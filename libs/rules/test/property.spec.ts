@@ -638,3 +638,211 @@ describe.each(KINDS)('%s / %s: a forbidden character inside a text value', (type
     );
   });
 });
+
+// ---- negative property: a control character or a Unicode line terminator in any text value -----
+
+/** The characters no value may hold besides `|` (values/text.ts): the Cc category and U+2028 / U+2029. */
+const controlChar: fc.Arbitrary<string> = fc
+  .oneof(
+    fc.integer({ min: 0x00, max: 0x1f }),
+    fc.integer({ min: 0x7f, max: 0x9f }),
+    fc.constantFrom(0x85, 0x9b, 0x2028, 0x2029),
+  )
+  .map((cp) => String.fromCharCode(cp));
+/** Any one of them anywhere outside the CRLF line ends of a file. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_IN_FILE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** Every string field of the body that fills a column (text, NIR, SIRET, codes, dates, enumerations). */
+const MORE_TEXT: [string[], string, 'declaration' | 'holder'][] = [
+  [['training', 'start_date'], 'DATE_DEBUT_FORMATION', 'declaration'],
+  [['training', 'end_date'], 'DATE_FIN_FORMATION', 'declaration'],
+  [['training', 'delivery_mode'], 'MODALITE_DISPENSE', 'declaration'],
+  [['training', 'trainer_qualification'], 'QUALIFICATION_FORMATEUR', 'declaration'],
+  [['training', 'certification_code'], 'CERTIFICATION_VISEE', 'declaration'],
+  [['certificate', 'type'], 'TYPE_JDR', 'declaration'],
+  [['certificate', 'obtention_mode'], 'MODE_OBTENTION', 'declaration'],
+  [['nir'], 'NIR', 'holder'],
+  [['employer_siret'], 'SIRET_EMPLOYEUR', 'holder'],
+  [['validity_start'], 'DATE_DEBUT_VALIDITE', 'holder'],
+  [['validity_end'], 'DATE_FIN_VALIDITE', 'holder'],
+];
+/** Code lists: a character in one element is reported on the list (no element index). */
+const CODE_LISTS: [string[], string][] = [
+  [['transferable_skills'], 'COMPETENCE_TRANSFERABLE'],
+  [['training', 'formacodes'], 'DOMAINE_FORMATION'],
+  [['training', 'nsf_codes'], 'SPECIALITE_FORMATION'],
+];
+
+/** textTargets plus the other string fields, and one element of each code list. */
+function allStringTargets(body: Json): Target[] {
+  const targets = textTargets(body);
+  let row = 2;
+  (body.declarations as Json[]).forEach((decl, d) => {
+    const holders = decl.holders as Json[];
+    for (const [path, column, level] of MORE_TEXT) {
+      if (level === 'declaration') {
+        const owner = path.length === 1 ? decl : (decl[path[0]!] as Json | undefined);
+        const key = path[path.length - 1]!;
+        if (owner && typeof owner[key] === 'string') {
+          targets.push({
+            field: `declarations[${d}].${path.join('.')}`,
+            column,
+            row,
+            get: () => owner[key] as string,
+            set: (v) => (owner[key] = v),
+          });
+        }
+      } else {
+        holders.forEach((holder, h) => {
+          const key = path[0]!;
+          if (typeof holder[key] === 'string') {
+            targets.push({
+              field: `declarations[${d}].holders[${h}].${key}`,
+              column,
+              row: row + h,
+              get: () => holder[key] as string,
+              set: (v) => (holder[key] = v),
+            });
+          }
+        });
+      }
+    }
+    for (const [path, column] of CODE_LISTS) {
+      const owner = path.length === 1 ? decl : (decl[path[0]!] as Json | undefined);
+      const list = owner?.[path[path.length - 1]!];
+      if (Array.isArray(list) && list.length > 0) {
+        const k = list.length - 1;
+        targets.push({
+          field: `declarations[${d}].${path.join('.')}`,
+          column,
+          row,
+          get: () => list[k] as string,
+          set: (v) => (list[k] = v),
+        });
+      }
+    }
+    row += holders.length;
+  });
+  return targets;
+}
+
+function tryGenerate(body: Json): { file?: ReturnType<typeof generateFile>; error?: RequestError } {
+  try {
+    return { file: generateFile(body, { refs, today: TODAY, generationDay: TODAY }) };
+  } catch (e) {
+    if (e instanceof RequestError) return { error: e };
+    throw e;
+  }
+}
+
+describe.each(KINDS)('%s / %s: a control character or line terminator in a string value', (type, declarant) => {
+  it(`inside the value: exactly one INVALID_CHARACTER on that field, no file, value never echoed (${RUNS} runs)`, () => {
+    fc.assert(
+      fc.property(caseArb(type, declarant), fc.nat(), fc.nat(), controlChar, (c, which, where, bad) => {
+        const body = structuredClone(c.body);
+        const targets = allStringTargets(body).filter((t) => t.get().trim().length >= 2);
+        const target = targets[which % targets.length]!;
+        const value = target.get();
+        const start = value.length - value.trimStart().length;
+        const end = value.trimEnd().length;
+        const at = start + 1 + (where % (end - start - 1));
+        const changed = value.slice(0, at) + bad + value.slice(at);
+        target.set(changed);
+
+        const { file, error } = tryGenerate(body);
+        expect(file).toBeUndefined();
+        expect(error!.code).toBe('VALIDATION_FAILED');
+        const details = error!.details as { error_count: number; errors: Issue[] };
+        expect(details.errors.map((e) => ({ row: e.row, column: e.column, field: e.field, code: e.code }))).toEqual([
+          { row: target.row, column: target.column, field: target.field, code: 'INVALID_CHARACTER' },
+        ]);
+        expect(details.error_count).toBe(1);
+        // The message catalogue takes no value: neither the value nor the character is echoed.
+        const text = JSON.stringify({ message: error!.message, details });
+        expect(text).not.toContain(JSON.stringify(changed).slice(1, -1));
+        expect(text).not.toContain(JSON.stringify(bad).slice(1, -1));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it(`anywhere in the value, ends included: refused, or trimmed as white space — never in the file (${RUNS} runs)`, () => {
+    fc.assert(
+      fc.property(
+        caseArb(type, declarant),
+        fc.nat(),
+        fc.nat(),
+        fc.array(controlChar, { minLength: 1, maxLength: 3 }),
+        (c, which, where, chars) => {
+          const body = structuredClone(c.body);
+          const targets = allStringTargets(body);
+          const target = targets[which % targets.length]!;
+          const value = target.get();
+          const at = where % (value.length + 1);
+          const bad = chars.join('');
+          target.set(value.slice(0, at) + bad + value.slice(at));
+          // String.prototype.trim takes CR, LF, tab, VT, FF, U+2028 and U+2029 for white space: at
+          // either end (no other character than white space between them and the end) they go.
+          const atEnd = value.slice(0, at).trim() === '' || value.slice(at).trim() === '';
+          const trimmed = atEnd && bad.trim() === '';
+
+          const { file, error } = tryGenerate(body);
+          if (trimmed) {
+            expect(error).toBeUndefined();
+            expect(file!.content.toString('utf8')).toBe(expectedCsv(c));
+          } else {
+            expect(file).toBeUndefined();
+            const details = error!.details as { errors: Issue[] };
+            expect(details.errors.map((e) => `${e.row} ${e.column} ${e.field} ${e.code}`)).toEqual([
+              `${target.row} ${target.column} ${target.field} INVALID_CHARACTER`,
+            ]);
+          }
+          if (file) expect(file.content.toString('utf8').replace(/\r\n/g, '')).not.toMatch(CONTROL_IN_FILE);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it(`in an uploaded CSV cell (CR and LF aside: they frame lines): never valid, the cell is named (${RUNS} runs)`, () => {
+    const names = SPEC.tables[type].columns.map((col) => col.name);
+    const declarationLevel = new Set(
+      SPEC.tables[type].columns.filter((col) => col.level === 'declaration').map((col) => col.name),
+    );
+    fc.assert(
+      fc.property(
+        caseArb(type, declarant),
+        fc.nat(),
+        fc.nat(),
+        fc.nat(),
+        controlChar.filter((ch) => ch !== '\r' && ch !== '\n'),
+        (c, whichRow, whichCell, where, bad) => {
+          const file = generateFile(c.body, { refs, today: TODAY, generationDay: TODAY });
+          const lines = file.content.toString('utf8').split('\r\n');
+          lines.pop();
+          const r = 1 + (whichRow % (lines.length - 1));
+          const cells = lines[r]!.split('|');
+          const filled = cells.flatMap((cell, i) => (cell === '' ? [] : [i]));
+          const i = filled[whichCell % filled.length]!;
+          const at = where % (cells[i]!.length + 1);
+          cells[i] = cells[i]!.slice(0, at) + bad + cells[i]!.slice(at);
+          lines[r] = cells.join('|');
+          const content = Buffer.from(lines.map((l) => `${l}\r\n`).join(''), 'utf8');
+
+          const checked = validateCsv(content, { type, declarant }, { refs, today: TODAY });
+          expect(checked.valid).toBe(false);
+          expect(checked.rows_total).toBe(lines.length - 1);
+          // On the first row of a declaration the cell is checked; on a later row a declaration-level
+          // cell is compared with the first one instead.
+          const row = r + 1;
+          const here = checked.errors.filter((e) => e.row === row && e.column === names[i]).map((e) => e.code);
+          expect(here).toHaveLength(1);
+          expect(declarationLevel.has(names[i]!) ? ['INVALID_CHARACTER', 'INCONSISTENT_DECLARATION'] : ['INVALID_CHARACTER']).toContain(here[0]);
+          expect(JSON.stringify(checked)).not.toContain(JSON.stringify(bad).slice(1, -1));
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});

@@ -1,26 +1,75 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { Redis } from 'ioredis';
+import { Clock } from '@ppfile/infra';
+import type { GatewayConfig } from '../config';
+import { FallbackFailureStore, MemoryFailureStore, OperatorThrottle, RedisFailureStore } from './operator-throttle';
+
+const logger = new Logger('operators');
 
 /**
  * HTTP Basic authentication of operators (OPERATOR_USER / OPERATOR_PASSWORD), for the operator
  * pages such as Bull Board (API.md §12): never an organization's API key. Without configured
  * credentials the pages do not exist (404).
+ *
+ * Failures are throttled per client address and per user name (operator-throttle.ts): past the
+ * limit, 429 with Retry-After, whatever the credentials. Without a throttle given, one in this
+ * process's memory.
  */
-export function operatorAuth(operator: { user: string; password: string } | null) {
+export function operatorAuth(
+  operator: { user: string; password: string } | null,
+  throttle: OperatorThrottle = OperatorThrottle.inMemory(),
+) {
   const expected = operator ? digest(`${operator.user}:${operator.password}`) : null;
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!expected) {
       res.status(404).type('text/plain').send('Operator pages are disabled: set OPERATOR_USER and OPERATOR_PASSWORD.\n');
       return;
     }
-    const header = req.header('authorization') ?? '';
-    const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header);
-    const given = match ? digest(Buffer.from(match[1]!, 'base64').toString('utf8')) : null;
+    const header = req.header('authorization');
+    const credentials = header === undefined ? null : parseBasic(header);
     // Compared as fixed-length digests, in constant time.
-    if (given && timingSafeEqual(given, expected)) return next();
-    res.setHeader('WWW-Authenticate', 'Basic realm="ppfile operators", charset="UTF-8"');
-    res.status(401).type('text/plain').send('Operator credentials required.\n');
+    const ok = credentials !== null && timingSafeEqual(digest(credentials.decoded), expected);
+    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    throttle
+      .attempt(address, credentials?.user ?? null, header !== undefined && !ok)
+      .then((verdict) => {
+        if (!verdict.allowed) {
+          res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
+          res.status(429).type('text/plain').send('Too many failed operator sign-ins: try again later.\n');
+          return;
+        }
+        if (ok) return next();
+        res.setHeader('WWW-Authenticate', 'Basic realm="ppfile operators", charset="UTF-8"');
+        res.status(401).type('text/plain').send('Operator credentials required.\n');
+      })
+      .catch((e: unknown) => {
+        // The store falls back to memory; this is a fault of the store itself. Refuse, never let through.
+        logger.error(`operator sign-in throttle failed: ${(e as Error).name}`);
+        if (!res.headersSent) res.status(503).type('text/plain').send('Operator sign-in is unavailable.\n');
+      });
   };
+}
+
+/**
+ * Operator authentication for the pages of this gateway: failures counted in Redis (shared by the
+ * replicas, keys under QUEUE_PREFIX), in memory while Redis is unreachable, timed by the app's clock.
+ */
+export function operatorAuthFor(app: INestApplication, config: GatewayConfig) {
+  const clock = app.get(Clock);
+  const store = new FallbackFailureStore(new RedisFailureStore(app.get(Redis), config.queue.prefix), new MemoryFailureStore());
+  return operatorAuth(config.operator, new OperatorThrottle(store, () => clock.now().getTime()));
+}
+
+/** `Basic <base64 of user:password>` → the decoded pair and its user name; null when malformed. */
+function parseBasic(header: string): { decoded: string; user: string } | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header.trim());
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return { decoded, user: colon >= 0 ? decoded.slice(0, colon) : decoded };
 }
 
 function digest(value: string): Buffer {

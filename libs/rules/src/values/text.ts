@@ -1,11 +1,15 @@
 /** Character-level rules shared by every column. */
 
 /**
- * `|` and line breaks would break the file's structure (SERVICE.md §2.5); other C0 control
- * characters and DEL are refused too, since no portal field can hold them.
+ * `|` and line breaks would break the file's structure (SERVICE.md §2.5). A line break is any Unicode
+ * line terminator, not only CR and LF: NEL (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR
+ * (U+2029) split lines in many readers. The whole Cc category is refused with them (C0 U+0000–U+001F,
+ * DEL U+007F, C1 U+0080–U+009F, which holds NEL and CSI U+009B), since no portal field can hold a
+ * control character. The one check of a value's characters, for JSON values and CSV cells alike
+ * (INVALID_CHARACTER in the row checker); the JSON normalizations keep such a value as it is.
  */
 // eslint-disable-next-line no-control-regex
-const FORBIDDEN = /[|\u0000-\u001f\u007f]/;
+const FORBIDDEN = /[|\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 export function hasForbiddenCharacter(value: string): boolean {
   return FORBIDDEN.test(value);

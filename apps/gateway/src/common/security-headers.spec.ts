@@ -1,0 +1,59 @@
+import type { NextFunction, Request, Response } from 'express';
+import { DATA_CSP, PAGE_CSP, isHtmlPage, isNoStorePath, securityHeaders } from './security-headers';
+
+function run(path: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = { setHeader: (name: string, value: string) => (headers[name.toLowerCase()] = value) } as unknown as Response;
+  const next = jest.fn() as NextFunction;
+  securityHeaders()({ path } as Request, res, next);
+  expect(next).toHaveBeenCalledTimes(1);
+  return headers;
+}
+
+describe('securityHeaders', () => {
+  it.each(['/v1/files/generate', '/health/live', '/docs-json', '/nowhere', '/admin'])('%s: nosniff, no framing, no referrer, data CSP', (path) => {
+    const h = run(path);
+    expect(h).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'content-security-policy': DATA_CSP,
+    });
+  });
+
+  it.each(['/docs', '/docs/', '/docs/swagger-ui-init.js', '/admin/queues', '/admin/queues/queue/x', '/DOCS'])('%s: the page CSP', (path) => {
+    expect(run(path)['content-security-policy']).toBe(PAGE_CSP);
+  });
+
+  it('the page CSP allows the own origin only: no third party, no inline or evaluated script, no framing', () => {
+    expect(PAGE_CSP).not.toMatch(/https?:|\*|'unsafe-eval'/);
+    const directives = new Map(PAGE_CSP.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+    expect(directives.get('default-src')).toEqual(["'self'"]);
+    expect(directives.get('script-src')).toEqual(["'self'"]);
+    expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(directives.get('object-src')).toEqual(["'none'"]);
+    expect(DATA_CSP).toBe("default-src 'none'; frame-ancestors 'none'");
+  });
+
+  it.each([
+    ['/v1/files/generate', true],
+    ['/v1/files/f_1/download', true],
+    ['/V1/declarations/validate', true],
+    ['//v1/files/validate', true],
+    ['/v1', true],
+    ['/admin/queues', true],
+    ['/admin/queues/api/queues', true],
+    ['/v10/x', false],
+    ['/administrator', false],
+    ['/docs', false],
+    ['/health/ready', false],
+  ])('%s: Cache-Control no-store = %s', (path, noStore) => {
+    expect(run(path)['cache-control']).toBe(noStore ? 'no-store' : undefined);
+  });
+
+  it('page and API prefixes match whole path segments only', () => {
+    expect(isHtmlPage('/docs-json')).toBe(false);
+    expect(isHtmlPage('/admin/queuesx')).toBe(false);
+    expect(isNoStorePath('/v1x')).toBe(false);
+  });
+});

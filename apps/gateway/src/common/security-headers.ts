@@ -1,0 +1,78 @@
+import type { NextFunction, Request, Response } from 'express';
+
+/**
+ * The browser-facing hardening every answer of the gateway carries (issue "Hostile input and
+ * abuse"). app.factory.ts installs it as the very first express middleware, before Nest's own, so
+ * that early errors (unknown key, body too large, draining, 404) carry it too.
+ *
+ * - No answer may be sniffed into another type, framed, or leak its address in a Referer.
+ * - The HTML pages (Swagger UI at /docs, Bull Board at /admin/queues) get a CSP that allows their
+ *   own origin only: no CDN, no Google Fonts, no inline script. Both pages put inline <style>
+ *   elements and style attributes in their HTML, hence style-src 'unsafe-inline' (styles only).
+ *   Both use data: images (icons in their CSS).
+ * - Everything else is data (JSON, CSV, text): `default-src 'none'`, nothing may run or load.
+ * - The API (/v1) answers carry personal data (declarations, generated CSVs, row details of a 422),
+ *   and the operator pages show jobs: `Cache-Control: no-store`, so that no browser or shared cache
+ *   keeps a copy. (Static files keep it too: serve-static does not replace a Cache-Control set here.)
+ *
+ * A new HTML page served by the gateway (the dashboard of API.md §12) must be added to
+ * HTML_PAGE_PREFIXES, or its scripts and styles will not load.
+ */
+export const HTML_PAGE_PREFIXES: readonly string[] = ['/docs', '/admin/queues'];
+
+/** The CSP of the HTML pages: the gateway's own origin only. */
+export const PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** The CSP of everything that is not an HTML page (JSON, CSV, plain text). */
+export const DATA_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+const COMMON_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['Cross-Origin-Opener-Policy', 'same-origin'],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+];
+
+/** Whether `path` is one of the HTML pages (or their assets): the prefix itself or below it. */
+export function isHtmlPage(path: string): boolean {
+  return HTML_PAGE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+/** The API and the operator pages: personal data or jobs, never cached. */
+export const NO_STORE_PREFIXES: readonly string[] = ['/v1', '/admin'];
+
+/** Whether answers under `path` must not be stored by any cache. */
+export function isNoStorePath(path: string): boolean {
+  return NO_STORE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+export function securityHeaders() {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const path = normalize(req.path ?? '/');
+    for (const [name, value] of COMMON_HEADERS) res.setHeader(name, value);
+    res.setHeader('Content-Security-Policy', isHtmlPage(path) ? PAGE_CSP : DATA_CSP);
+    if (isNoStorePath(path)) res.setHeader('Cache-Control', 'no-store');
+    next();
+  };
+}
+
+/**
+ * The request's path (express parses it, also from an absolute-form target), compared the way the
+ * routers match it: case-insensitively, and "//v1" counts as "/v1". Decoding is not needed: the
+ * prefixes are plain ASCII, and a percent-encoded variant reaches neither a page nor the API.
+ */
+function normalize(path: string): string {
+  return path.replace(/\/{2,}/g, '/').toLowerCase();
+}
