@@ -14,7 +14,7 @@ export const INFLIGHT_RETRY_AFTER_SECONDS = 2;
  * and uploads are analysed in memory (never on disk, SERVICE.md §4.3), so without it eight parallel
  * 19 MB uploads grow the process by 300 MB. A body is counted before it is read — by its
  * Content-Length, or the 20 MB maximum when it has none — and released when its answer ends; over
- * the budget the request gets 503 with Retry-After and the connection closes without reading it.
+ * the budget the request gets 503 with Retry-After while its body is drained without being kept.
  */
 @Injectable()
 export class InflightBytes {
@@ -32,8 +32,11 @@ export class InflightBytes {
     const bytes = Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, MAX_BODY_BYTES + 1) : MAX_BODY_BYTES;
     // One body alone is always admitted (the 20 MB limit bounds it); several only within the budget.
     if (this.held > 0 && this.held + bytes > this.config.maxInflightBytes) {
-      res.setHeader('Connection', 'close');
-      return sendApiError(req, res, new ApiError('SERVICE_UNAVAILABLE', {}, {}, { 'Retry-After': String(INFLIGHT_RETRY_AFTER_SECONDS) }));
+      sendApiError(req, res, new ApiError('SERVICE_UNAVAILABLE', {}, {}, { 'Retry-After': String(INFLIGHT_RETRY_AFTER_SECONDS) }));
+      // The body is read and dropped chunk by chunk (no memory held), so that the client, still
+      // sending, receives the 503 instead of a connection reset.
+      req.resume();
+      return;
     }
     this.held += bytes;
     let released = false;
