@@ -61,7 +61,7 @@ function bigBody(): string {
 
 const pct = (v: number[], p: number) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((v.length * p) / 100))]!;
 
-async function measure(port: number, loadKey: string, probeKey: string, body: string): Promise<{ p50: number; p99: number; max: number; validations: number }> {
+async function measure(port: number, loadKey: string, probeKey: string, body: Uint8Array): Promise<{ p50: number; p99: number; max: number; validations: number }> {
   const base = `http://127.0.0.1:${port}`;
   const until = Date.now() + SECONDS * 1000;
   let validations = 0;
@@ -115,7 +115,8 @@ async function main(): Promise<void> {
     RATE_LIMIT_SCALE: '1000',
     NODE_ENV: 'production',
   };
-  const body = bigBody();
+  // Encoded once: the client's own work must not be what the probe measures.
+  const body = new TextEncoder().encode(bigBody());
   console.log(`ppfile event-loop benchmark — Node ${process.version}, ${SECONDS} s per mode, 4 × 50,000-holder validations in a loop (${(body.length / 1e6).toFixed(1)} MB each), GET /v1/spec every 50 ms`);
   try {
     for (const [label, threads] of [
