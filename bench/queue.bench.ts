@@ -102,6 +102,7 @@ async function main(): Promise<void> {
     QUEUE_PREFIX: PREFIX,
     RATE_LIMIT_SCALE: '1000',
     SWEEP_INTERVAL_SECONDS: '0',
+    WORKER_HTTP_PORT: '0',
   };
   const children: ChildProcess[] = [];
   const listening = /gateway listening/;

@@ -69,6 +69,7 @@ async function startWorkers(): Promise<void> {
   for (let i = 0; i < workers.length; i++) {
     if (workers[i]) continue;
     const w = await spawnWorker(workerConfig);
+    workerOutput.push(`[worker ${i}] ${w.startupOutput}`);
     const keep = (d: Buffer) => workerOutput.push(`[worker ${i}] ${d.toString()}`);
     w.stdout!.on('data', keep);
     w.stderr!.on('data', keep);
@@ -183,6 +184,7 @@ beforeAll(async () => {
     sweepIntervalSeconds: 0,
     lockSeconds: 2,
     reconcileIntervalSeconds: 1,
+    httpPort: 0,
   };
   app = await createGatewayApp(gatewayConfig);
   await app.init();
@@ -247,6 +249,33 @@ it('Redis killed and restarted empty with accepted jobs: every file ends availab
   await allAvailable(ids);
   await expectSettled(org.id, 1200);
 }, 120_000);
+
+it('readiness: /health/ready of the gateway and of a worker turns 503 naming Redis while it is down, 200 when it is back', async () => {
+  await startWorkers();
+  // The most recently started worker's port (earlier ones may have been killed by the tests before).
+  const workerPort = Number([...workerOutput.join('').matchAll(/health on port (\d+)/g)].pop()?.[1]);
+  expect(workerPort).toBeGreaterThan(0);
+  const workerReady = async () => {
+    const r = await fetch(`http://127.0.0.1:${workerPort}/health/ready`);
+    return { status: r.status, body: (await r.json()) as Json };
+  };
+  expect((await request(http).get('/health/live')).status).toBe(200);
+  expect((await request(http).get('/health/ready')).body).toEqual({ status: 'ready', checks: { database: 'up', redis: 'up', storage: 'up' }, down: [] });
+  expect((await workerReady()).status).toBe(200);
+  await redis.kill();
+  try {
+    const down = await request(http).get('/health/ready');
+    expect(down.status).toBe(503);
+    expect(down.body.down).toEqual(['redis']);
+    expect(down.headers['retry-after']).toBeDefined();
+    expect((await request(http).get('/health/live')).status).toBe(200);
+    expect(await workerReady()).toMatchObject({ status: 503, body: { down: ['redis'] } });
+  } finally {
+    await redis.start();
+  }
+  await until('gateway ready', async () => (await request(http).get('/health/ready')).status === 200, 20_000);
+  await until('worker ready', async () => (await workerReady()).status === 200, 20_000);
+}, 60_000);
 
 it('Redis killed while an upload waits for its validation job: 503 with Retry-After within seconds, nothing counted', async () => {
   const org = await organization('pro');

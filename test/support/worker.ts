@@ -26,6 +26,7 @@ export function workerConfigFor(gw: Gateway, overrides: Partial<WorkerConfig> = 
     processingLeaseSeconds: gw.config.processingLeaseSeconds,
     shutdownGraceSeconds: 5,
     reconcileIntervalSeconds: 0,
+    httpPort: 0,
     ...overrides,
   };
 }
@@ -55,11 +56,12 @@ export function workerEnv(config: WorkerConfig): NodeJS.ProcessEnv {
     PROCESSING_LEASE_SECONDS: String(config.processingLeaseSeconds),
     SHUTDOWN_GRACE_SECONDS: String(config.shutdownGraceSeconds),
     RECONCILE_INTERVAL_SECONDS: String(config.reconcileIntervalSeconds),
+    WORKER_HTTP_PORT: String(config.httpPort),
   };
 }
 
 /** A worker as a separate process, as operators run it (so that a test can SIGKILL it). */
-export function spawnWorker(config: WorkerConfig): Promise<ChildProcess> {
+export function spawnWorker(config: WorkerConfig): Promise<ChildProcess & { startupOutput: string }> {
   buildWorkerIfStale();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WORKER_MAIN], { env: workerEnv(config), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -69,7 +71,7 @@ export function spawnWorker(config: WorkerConfig): Promise<ChildProcess> {
       out += d.toString();
       if (out.includes('processing queue')) {
         clearTimeout(timer);
-        resolve(child);
+        resolve(Object.assign(child, { startupOutput: out }));
       }
     };
     child.stdout!.on('data', onData);

@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import { Logger, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule, type GatewayOverrides } from './app.module';
@@ -33,6 +33,23 @@ export async function createGatewayApp(config: GatewayConfig, overrides: Gateway
   // validatorUrl: null — Swagger UI would otherwise send the document to a third-party validator.
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', swaggerOptions: { validatorUrl: null } });
   mountBullBoard(app, config);
-  await app.get(ObjectStorage).ensureBucket();
+  // Validation needs no object store: the gateway starts while it is down (not ready until it is back).
+  await ensureBucket(app.get(ObjectStorage));
   return app;
+}
+
+/**
+ * Creates the bucket before the gateway serves, when the object store answers within 3 s; otherwise
+ * the gateway starts anyway and retries every 5 s in the background (/health/ready tells meanwhile).
+ */
+async function ensureBucket(storage: ObjectStorage): Promise<void> {
+  const logger = new Logger('storage');
+  const attempt = (): Promise<boolean> => storage.ensureBucket().then(() => true, () => false);
+  const first = await Promise.race([attempt(), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 3000).unref())]);
+  if (first) return;
+  logger.warn('object store unreachable at start; the gateway starts, not ready until it answers');
+  const retry = (): void => {
+    void attempt().then((ok) => (ok ? logger.log('object store reachable; bucket ready') : setTimeout(retry, 5000).unref()));
+  };
+  setTimeout(retry, 5000).unref();
 }

@@ -17,6 +17,8 @@ export interface WorkerConfig extends ServicesConfig {
   lockSeconds: number;
   /** How often lost jobs, stale files, reservations and claims are looked for (RECONCILE_INTERVAL_SECONDS; 0: never). */
   reconcileIntervalSeconds: number;
+  /** Port of /health/live and /health/ready (WORKER_HTTP_PORT, 3001; 0: any free port). */
+  httpPort: number;
 }
 
 export { ConfigError };
@@ -30,6 +32,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     sweepIntervalSeconds: read.int('SWEEP_INTERVAL_SECONDS', 60, 0, 86400),
     lockSeconds: read.int('WORKER_LOCK_SECONDS', 60, 1, 3600),
     reconcileIntervalSeconds: read.int('RECONCILE_INTERVAL_SECONDS', 30, 0, 86400),
+    httpPort: read.int('WORKER_HTTP_PORT', 3001, 0, 65535),
   };
   read.done();
   return config;

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { InfraModule } from '@ppfile/infra';
 import { WORKER_CONFIG, type WorkerConfig } from './config';
+import { HealthServer } from './health-server';
 import { GenerateProcessor } from './processors/generate.processor';
 import { PROCESSORS } from './processors/processor';
 import { SweepProcessor } from './processors/sweep.processor';
@@ -21,6 +22,8 @@ export class WorkerModule {
         { provide: WORKER_CONFIG, useValue: config },
         ...PROCESSOR_CLASSES,
         { provide: PROCESSORS, useFactory: (...processors: unknown[]) => processors, inject: PROCESSOR_CLASSES },
+        // Health first: its port answers (not ready) while the queue connects.
+        HealthServer,
         QueueWorker,
         Reconciler,
       ],

@@ -5,6 +5,7 @@
  */
 export * from './clock';
 export * from './dependency-errors';
+export * from './health';
 export * from './infra.module';
 export * from './job-queue';
 export * from './redis';

@@ -19,6 +19,7 @@ import { FileLifecycle, PayloadCipher } from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { ObjectStorage } from '@ppfile/storage';
 import { Clock, SystemClock } from './clock';
+import { HealthChecks } from './health';
 import { JobQueue } from './job-queue';
 import { createRedis } from './redis';
 
@@ -109,6 +110,11 @@ export class InfraModule {
         useFactory: (redis: Redis) =>
           new JobQueue({ redisUrl: services.redisUrl, prefix: services.queuePrefix, redis, onError: (e) => outages.report('redis (queue)', e) }),
         inject: [Redis],
+      },
+      {
+        provide: HealthChecks,
+        useFactory: (prisma: PrismaClient, redis: Redis, storage: ObjectStorage) => new HealthChecks({ prisma, redis, storage }),
+        inject: [PrismaClient, Redis, ObjectStorage],
       },
       InfraShutdown,
     ];

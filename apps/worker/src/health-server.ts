@@ -1,0 +1,54 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { HealthChecks } from '@ppfile/infra';
+import { WORKER_CONFIG, type WorkerConfig } from './config';
+
+/**
+ * The worker's small HTTP port (WORKER_HTTP_PORT, API.md §13): `/health/live` (the process runs) and
+ * `/health/ready` (PostgreSQL, Redis and the object store answer; else 503 naming the ones down),
+ * for the probes of an orchestrator. No API here.
+ */
+@Injectable()
+export class HealthServer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('health');
+  private server: Server | null = null;
+
+  constructor(
+    @Inject(HealthChecks) private readonly checks: HealthChecks,
+    @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
+  ) {}
+
+  /** The port actually bound (WORKER_HTTP_PORT=0 picks a free one). */
+  get port(): number | null {
+    return this.server ? (this.server.address() as AddressInfo).port : null;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const server = createServer((req, res) => {
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...(status === 503 ? { 'retry-after': '5' } : {}) });
+        res.end(JSON.stringify(body));
+      };
+      const url = (req.url ?? '').split('?')[0];
+      if (req.method !== 'GET') return send(405, { status: 'method not allowed' });
+      if (url === '/health/live') return send(200, { status: 'ok' });
+      if (url === '/health/ready') {
+        void this.checks.readiness().then((r) => send(r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'unavailable', checks: r.checks, down: r.down }));
+        return;
+      }
+      send(404, { status: 'not found' });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.config.httpPort, '0.0.0.0', () => resolve());
+    });
+    this.server = server;
+    this.logger.log(`health on port ${this.port} (/health/live, /health/ready)`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server?.closeAllConnections?.();
+  }
+}
