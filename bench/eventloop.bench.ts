@@ -8,38 +8,11 @@
  *
  * Needs PostgreSQL and Redis and a built gateway: npm run bench:eventloop
  */
-import { randomBytes } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import { createPrismaClient, createStores, migrate } from '@ppfile/db';
 import { validBody } from '@ppfile/rules/testing/fixtures';
-import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@ppfile/storage';
+import { benchServices, DB_URL, GATEWAY, startProcess, stopProcess } from './support';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const GATEWAY = path.join(ROOT, 'dist/apps/gateway/apps/gateway/src/main.js');
-const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ppfile_bench';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
-
-function start(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [GATEWAY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`gateway did not start: ${out}`)), 30_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('gateway listening')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`gateway exited ${code}: ${out.slice(-2000)}`)));
-  });
-}
 
 function bigBody(): string {
   const b = validBody('adf', 'training_organization', 500) as { declarations: Record<string, unknown>[] };
@@ -100,21 +73,8 @@ async function main(): Promise<void> {
   const other = await stores.organizations.createOrganization({ name: 'bench probe', plan: 'pro' });
   const probe = await stores.apiKeys.createApiKey({ organizationId: other.id, mode: 'live', name: 'probe' });
   await prisma.$disconnect();
-  const s3dir = mkdtempSync(path.join(tmpdir(), 'ppfile-loop-s3-'));
-  const s3 = await startLocalS3({ directory: s3dir });
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: DB_URL,
-    REDIS_URL,
-    S3_ENDPOINT: s3.endpoint,
-    S3_ACCESS_KEY: LOCAL_S3_CREDENTIALS.accessKey,
-    S3_SECRET_KEY: LOCAL_S3_CREDENTIALS.secretKey,
-    S3_BUCKET: 'ppfile-bench',
-    PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    QUEUE_PREFIX: `loop-${randomBytes(4).toString('hex')}`,
-    RATE_LIMIT_SCALE: '1000',
-    NODE_ENV: 'production',
-  };
+  const services = await benchServices('loop');
+  const env = { ...services.env, RATE_LIMIT_SCALE: '1000' };
   // Encoded once: the client's own work must not be what the probe measures.
   const body = new TextEncoder().encode(bigBody());
   console.log(`ppfile event-loop benchmark — Node ${process.version}, ${SECONDS} s per mode, 4 × 50,000-holder validations in a loop (${(body.length / 1e6).toFixed(1)} MB each), GET /v1/spec every 50 ms`);
@@ -123,18 +83,16 @@ async function main(): Promise<void> {
       ['rules inline on the event loop (RULES_THREADS=0)', '0'],
       ['rules in worker threads (default)', ''],
     ] as const) {
-      const gateway = await start({ ...env, PORT: '3851', ...(threads ? { RULES_THREADS: threads } : {}) });
+      const gateway = await startProcess(GATEWAY, { ...env, PORT: '3851', ...(threads ? { RULES_THREADS: threads } : {}) }, /gateway listening/);
       try {
         const r = await measure(3851, load.key, probe.key, body);
         console.log(`${label.padEnd(52)} /v1/spec p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  max ${r.max.toFixed(1)} ms  (${r.validations} validations)`);
       } finally {
-        gateway.kill('SIGTERM');
-        await new Promise((res) => gateway.once('exit', res));
+        await stopProcess(gateway);
       }
     }
   } finally {
-    await s3.close();
-    rmSync(s3dir, { recursive: true, force: true });
+    await services.close();
   }
 }
 

@@ -10,22 +10,14 @@
  *
  * Needs PostgreSQL and Redis (as for the tests) and a built gateway: npm run bench:http
  */
-import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import autocannon from 'autocannon';
 import { createPrismaClient, createStores, migrate } from '@ppfile/db';
 import { validBody } from '@ppfile/rules/testing/fixtures';
-import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@ppfile/storage';
+import { benchServices, DB_URL, GATEWAY } from './support';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const GATEWAY = path.join(ROOT, 'dist/apps/gateway/apps/gateway/src/main.js');
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
-const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ppfile_bench';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** The bare Nest app, run as a child: `node http.bench.js bare PORT`. */
 async function bareServer(port: number): Promise<void> {
@@ -98,26 +90,9 @@ async function main(): Promise<void> {
   const { key } = await stores.apiKeys.createApiKey({ organizationId: org.id, mode: 'live', name: 'bench' });
   await prisma.$disconnect();
 
-  const s3dir = mkdtempSync(path.join(tmpdir(), 'ppfile-bench-s3-'));
-  const s3 = await startLocalS3({ directory: s3dir });
-  const gateway = await startChild(
-    [GATEWAY],
-    {
-      ...process.env,
-      PORT: '3811',
-      DATABASE_URL: DB_URL,
-      REDIS_URL,
-      S3_ENDPOINT: s3.endpoint,
-      S3_ACCESS_KEY: LOCAL_S3_CREDENTIALS.accessKey,
-      S3_SECRET_KEY: LOCAL_S3_CREDENTIALS.secretKey,
-      S3_BUCKET: 'ppfile-bench',
-      PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      // The plans' per-minute limits would stop a load test within a second; the limiter still runs.
-      RATE_LIMIT_SCALE: '100000',
-      NODE_ENV: 'production',
-    },
-    'gateway listening',
-  );
+  const services = await benchServices('http');
+  // The plans' per-minute limits would stop a load test within a second; the limiter still runs.
+  const gateway = await startChild([GATEWAY], { ...services.env, PORT: '3811', RATE_LIMIT_SCALE: '100000' }, 'gateway listening');
   const bare = await startChild([__filename, 'bare', '3812'], process.env, null);
 
   const body = JSON.stringify(benchBody());
@@ -140,8 +115,7 @@ async function main(): Promise<void> {
   } finally {
     gateway.kill('SIGTERM');
     bare.kill('SIGTERM');
-    await s3.close();
-    rmSync(s3dir, { recursive: true, force: true });
+    await services.close();
   }
 }
 

@@ -6,36 +6,9 @@
  *
  * Needs PostgreSQL and Redis and a built gateway: npm run bench:memory
  */
-import { randomBytes } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { createPrismaClient, createStores, migrate } from '@ppfile/db';
-import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@ppfile/storage';
-
-const ROOT = path.resolve(__dirname, '../../..');
-const GATEWAY = path.join(ROOT, 'dist/apps/gateway/apps/gateway/src/main.js');
-const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ppfile_bench';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-function start(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [GATEWAY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`gateway did not start: ${out}`)), 30_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('gateway listening')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`gateway exited ${code}: ${out.slice(-2000)}`)));
-  });
-}
+import { benchServices, DB_URL, GATEWAY, startProcess, stopProcess } from './support';
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -63,23 +36,9 @@ async function main(): Promise<void> {
   const org = await stores.organizations.createOrganization({ name: 'bench memory', plan: 'business' });
   const { key } = await stores.apiKeys.createApiKey({ organizationId: org.id, mode: 'live', name: 'memory' });
   await prisma.$disconnect();
-  const s3dir = mkdtempSync(path.join(tmpdir(), 'ppfile-mem-s3-'));
-  const s3 = await startLocalS3({ directory: s3dir });
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: DB_URL,
-    REDIS_URL,
-    S3_ENDPOINT: s3.endpoint,
-    S3_ACCESS_KEY: LOCAL_S3_CREDENTIALS.accessKey,
-    S3_SECRET_KEY: LOCAL_S3_CREDENTIALS.secretKey,
-    S3_BUCKET: 'ppfile-bench',
-    PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    QUEUE_PREFIX: `mem-${randomBytes(4).toString('hex')}`,
-    RATE_LIMIT_SCALE: '1000',
-    // Validated in the gateway, not handed to a worker (there is none here).
-    VALIDATE_QUEUE_THRESHOLD_BYTES: String(100 * 1024 * 1024),
-    NODE_ENV: 'production',
-  };
+  const services = await benchServices('mem');
+  // Validated in the gateway, not handed to a worker (there is none here).
+  const env = { ...services.env, RATE_LIMIT_SCALE: '1000', VALIDATE_QUEUE_THRESHOLD_BYTES: String(100 * 1024 * 1024) };
   const line = `${'X'.repeat(200)}\r\n`;
   const file = Buffer.from(`HEADER\r\n${line.repeat(Math.floor((19 * 1024 * 1024) / line.length))}`);
   console.log(`ppfile memory benchmark — Node ${process.version}, 3 rounds of 8 concurrent 19 MB uploads`);
@@ -88,7 +47,7 @@ async function main(): Promise<void> {
       ['no cap (MAX_INFLIGHT_BYTES = 64 GiB)', String(64 * 1024 ** 3)],
       ['MAX_INFLIGHT_BYTES = 128 MiB (default)', String(128 * 1024 ** 2)],
     ] as const) {
-      const gateway = await start({ ...env, PORT: '3861', MAX_INFLIGHT_BYTES: cap });
+      const gateway = await startProcess(GATEWAY, { ...env, PORT: '3861', MAX_INFLIGHT_BYTES: cap }, /gateway listening/);
       const idle = rssMb(gateway.pid!);
       let peak = idle;
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb(gateway.pid!))), 20);
@@ -97,15 +56,13 @@ async function main(): Promise<void> {
         for (let i = 0; i < 3; i++) statuses.push(...(await round(3861, key, file)));
       } finally {
         clearInterval(sampler);
-        gateway.kill('SIGTERM');
-        await new Promise((res) => gateway.once('exit', res));
+        await stopProcess(gateway);
       }
       const refused = statuses.filter((s) => s === 503).length;
       console.log(`${label.padEnd(42)} RSS idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB (+${(peak - idle).toFixed(0)}); ${refused} of ${statuses.length} answered 503`);
     }
   } finally {
-    await s3.close();
-    rmSync(s3dir, { recursive: true, force: true });
+    await services.close();
   }
 }
 

@@ -9,23 +9,14 @@
  *
  * Run: npm run bench:queue
  */
-import { randomBytes } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { createPrismaClient, createStores, migrate, type Stores } from '@ppfile/db';
 import { redisOptions } from '@ppfile/infra';
 import { QUEUE_NAME } from '@ppfile/jobs';
 import { ROME_CODES, SIRET_A } from '@ppfile/rules/testing/fixtures';
-import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@ppfile/storage';
+import { benchServices, DB_URL, GATEWAY, REDIS_URL, startProcess, WORKER } from './support';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const GATEWAY = path.join(ROOT, 'dist/apps/gateway/apps/gateway/src/main.js');
-const WORKER = path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js');
-const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ppfile_bench';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = `bench-${process.pid}`;
 
 function body(holders: number, seed: number): string {
@@ -53,23 +44,6 @@ function body(holders: number, seed: number): string {
   return JSON.stringify({ type: 'adf', declarant: 'training_organization', declarations });
 }
 
-function start(main: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`${main} did not start: ${out.slice(-1000)}`)), 30_000);
-    const on = (d: Buffer) => {
-      out += d.toString();
-      if (ready.test(out)) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-  });
-}
-
 async function post(url: string, key: string, payload: string, asyncMode = false): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(url, {
     method: 'POST',
@@ -88,32 +62,18 @@ async function main(): Promise<void> {
   await migrate(DB_URL);
   const prisma = createPrismaClient(DB_URL, { poolMax: 2 });
   const stores = createStores(prisma);
-  const s3dir = mkdtempSync(path.join(tmpdir(), 'ppfile-qbench-s3-'));
-  const s3 = await startLocalS3({ directory: s3dir });
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: DB_URL,
-    REDIS_URL,
-    S3_ENDPOINT: s3.endpoint,
-    S3_ACCESS_KEY: LOCAL_S3_CREDENTIALS.accessKey,
-    S3_SECRET_KEY: LOCAL_S3_CREDENTIALS.secretKey,
-    S3_BUCKET: 'ppfile-bench',
-    PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    QUEUE_PREFIX: PREFIX,
-    RATE_LIMIT_SCALE: '1000',
-    SWEEP_INTERVAL_SECONDS: '0',
-    WORKER_HTTP_PORT: '0',
-  };
+  const services = await benchServices('qbench');
+  const env: NodeJS.ProcessEnv = { ...services.env, QUEUE_PREFIX: PREFIX, RATE_LIMIT_SCALE: '1000', SWEEP_INTERVAL_SECONDS: '0' };
   const children: ChildProcess[] = [];
   const listening = /gateway listening/;
   try {
-    const inProcess = await start(GATEWAY, { ...env, PORT: '3831', GENERATE_QUEUE_THRESHOLD_ROWS: '1000000' }, listening);
-    const queued = await start(GATEWAY, { ...env, PORT: '3832' }, listening);
+    const inProcess = await startProcess(GATEWAY, { ...env, PORT: '3831', GENERATE_QUEUE_THRESHOLD_ROWS: '1000000' }, listening);
+    const queued = await startProcess(GATEWAY, { ...env, PORT: '3832' }, listening);
     children.push(inProcess, queued);
 
     // (1) one 50,000-holder generation, each path measured 3 times (a fresh organization each: quotas).
     const big = body(50_000, 1);
-    let worker = await start(WORKER, env, /processing queue/);
+    let worker = await startProcess(WORKER, env, /processing queue/);
     children.push(worker);
     const times = { local: [] as number[], queue: [] as number[] };
     for (let i = 0; i < 3; i++) {
@@ -153,7 +113,7 @@ async function main(): Promise<void> {
       return performance.now() - t0;
     };
     const one = await drain(1);
-    const second = await start(WORKER, env, /processing queue/);
+    const second = await startProcess(WORKER, env, /processing queue/);
     children.push(second);
     const two = await drain(2);
     void worker;
@@ -174,8 +134,7 @@ async function main(): Promise<void> {
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await prisma.$disconnect();
-    await s3.close();
-    rmSync(s3dir, { recursive: true, force: true });
+    await services.close();
   }
 }
 

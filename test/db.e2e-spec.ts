@@ -37,6 +37,7 @@ import {
   monthOf,
   NotFoundError,
   type PrismaClient,
+  type ReservationResult,
   type Stores,
 } from '@ppfile/db';
 import {
@@ -790,14 +791,17 @@ describe('API keys', () => {
 // ---- usage ----------------------------------------------------------------------------------------------------------
 
 describe('usage', () => {
+  /** A reservation through the units ledger, the only path that moves the counter. */
+  const reserve = (stores: Stores, organizationId: string, month: string, units: number, limit: number) =>
+    stores.ledger.reserve({ organizationId, month, units, limit });
+  const held = (r: ReservationResult) => (r.ok ? { ok: true, used: r.used } : r);
+
   it('20 concurrent reservations of 7 units against a limit of 100: exactly 14 pass, used = 98', async () => {
     await withDatabase(
       async ({ db, stores }) => {
         const org = await stores.organizations.createOrganization({ name: 'Acme', plan: 'free' });
         // Fresh month: the counter row does not exist yet, so the first reservations also race to create it.
-        const results = await Promise.all(
-          Array.from({ length: 20 }, () => stores.usage.reserveUnits(org.id, '2026-11', 7, 100)),
-        );
+        const results = (await Promise.all(Array.from({ length: 20 }, () => reserve(stores, org.id, '2026-11', 7, 100)))).map(held);
         const passed = results.filter((r) => r.ok);
         expect(passed).toHaveLength(14);
         expect(passed.map((r) => r.used).sort((x, y) => x - y)).toEqual(
@@ -821,9 +825,7 @@ describe('usage', () => {
       async ({ stores }) => {
         const org = await stores.organizations.createOrganization({ name: 'Acme', plan: 'free' });
         const sizes = Array.from({ length: 40 }, (_, i) => 1 + ((i * 7) % 13));
-        const results = await Promise.all(
-          sizes.map((n) => stores.usage.reserveUnits(org.id, '2026-11', n, 100)),
-        );
+        const results = await Promise.all(sizes.map((n) => reserve(stores, org.id, '2026-11', n, 100)));
         const total = sizes.filter((_, i) => results[i]!.ok).reduce((a, b) => a + b, 0);
         const { used } = await stores.usage.getUsage(org.id, '2026-11');
         expect(used).toBe(total);
@@ -834,63 +836,57 @@ describe('usage', () => {
     );
   });
 
-  it('all or nothing; release gives units back and never goes below 0; months are separate', async () => {
+  it('all or nothing; a release gives its units back once; months are separate', async () => {
     await withDatabase(async ({ db, stores }) => {
       const org = await stores.organizations.createOrganization({ name: 'Acme', plan: 'starter' });
-      await expect(stores.usage.reserveUnits(org.id, '2026-11', 101, 100)).resolves.toEqual({
-        ok: false,
-        used: 0,
-        limit: 100,
-      });
-      await expect(stores.usage.reserveUnits(org.id, '2026-11', 100, 100)).resolves.toEqual({
-        ok: true,
-        used: 100,
-      });
-      await expect(stores.usage.reserveUnits(org.id, '2026-11', 1, 100)).resolves.toEqual({
-        ok: false,
-        used: 100,
-        limit: 100,
-      });
-      await expect(stores.usage.releaseUnits(org.id, '2026-11', 30)).resolves.toBe(70);
-      await expect(stores.usage.reserveUnits(org.id, '2026-11', 30, 100)).resolves.toEqual({
-        ok: true,
-        used: 100,
-      });
-      await expect(stores.usage.releaseUnits(org.id, '2026-11', 1000)).resolves.toBe(0);
-      await expect(stores.usage.releaseUnits(org.id, '2026-10', 5)).resolves.toBe(0);
+      expect(held(await reserve(stores, org.id, '2026-11', 101, 100))).toEqual({ ok: false, used: 0, limit: 100 });
+      const seventy = await reserve(stores, org.id, '2026-11', 70, 100);
+      const thirty = await reserve(stores, org.id, '2026-11', 30, 100);
+      expect([held(seventy), held(thirty)]).toEqual([
+        { ok: true, used: 70 },
+        { ok: true, used: 100 },
+      ]);
+      expect(held(await reserve(stores, org.id, '2026-11', 1, 100))).toEqual({ ok: false, used: 100, limit: 100 });
+      const thirtyId = (thirty as { reservationId: string }).reservationId;
+      await expect(stores.ledger.release({ reservationId: thirtyId })).resolves.toBe(true);
+      await expect(stores.usage.getUsage(org.id, '2026-11')).resolves.toMatchObject({ used: 70 });
+      await expect(stores.ledger.release({ reservationId: thirtyId })).resolves.toBe(false);
+      expect(held(await reserve(stores, org.id, '2026-11', 30, 100))).toEqual({ ok: true, used: 100 });
+      await expect(stores.ledger.release({ reservationId: 'rsv_000000000000000000000000' })).resolves.toBe(false);
 
       // The last millisecond of November and the first of December (UTC) count in different months.
       const nov = monthOf(new Date('2026-11-30T23:59:59.999Z'));
       const dec = monthOf(new Date('2026-12-01T00:00:00.000Z'));
-      await stores.usage.reserveUnits(org.id, nov, 10, 2000);
-      await stores.usage.reserveUnits(org.id, dec, 3, 2000);
-      await expect(stores.usage.getUsage(org.id, '2026-11')).resolves.toEqual({
+      const org2 = await stores.organizations.createOrganization({ name: 'Acme 2', plan: 'starter' });
+      await reserve(stores, org2.id, nov, 10, 2000);
+      await reserve(stores, org2.id, dec, 3, 2000);
+      await expect(stores.usage.getUsage(org2.id, '2026-11')).resolves.toEqual({
         month: '2026-11',
         used: 10,
         limit: 2000,
       });
-      await expect(stores.usage.getUsage(org.id, '2026-12')).resolves.toEqual({
+      await expect(stores.usage.getUsage(org2.id, '2026-12')).resolves.toEqual({
         month: '2026-12',
         used: 3,
         limit: 2000,
       });
-      await expect(stores.usage.getUsage(org.id, '2027-01')).resolves.toEqual({
+      await expect(stores.usage.getUsage(org2.id, '2027-01')).resolves.toEqual({
         month: '2027-01',
         used: 0,
         limit: 2000,
       });
       const months = await query<{ month: string }>(
         db.url,
-        'SELECT month FROM usage_counters ORDER BY month',
+        `SELECT month FROM usage_counters WHERE organization_id = '${org2.id}' ORDER BY month`,
       );
-      // Releasing in a month without a counter creates none.
+      // A refused reservation creates no counter.
       expect(months.map((m) => m.month)).toEqual(['2026-11', '2026-12']);
 
       await expect(stores.usage.getUsage('org_000000000000000000000000', '2026-11')).rejects.toThrow(
         NotFoundError,
       );
-      await expect(stores.usage.reserveUnits(org.id, '2026-13', 1, 100)).rejects.toThrow(RangeError);
-      await expect(stores.usage.reserveUnits(org.id, '2026-11', -1, 100)).rejects.toThrow(RangeError);
+      await expect(reserve(stores, org.id, '2026-13', 1, 100)).rejects.toThrow(RangeError);
+      await expect(reserve(stores, org.id, '2026-11', -1, 100)).rejects.toThrow(RangeError);
     });
   });
 });
@@ -995,15 +991,10 @@ describe('file records', () => {
           units: 0,
         });
 
-        const unstored = await stores.files.createFileRecord({
-          ...base,
-          status: 'processing',
-          stored: false,
-          units: 0,
-        });
-        await expect(
-          stores.files.markNotStored(unstored.id, { sha256: 'c'.repeat(64), units: 3 }),
-        ).resolves.toBe(true);
+        const unstored = await stores.lifecycle.recordNotStored(
+          { ...base, id: 'file_' + 'c'.repeat(32), status: 'not_stored', stored: false, sha256: 'c'.repeat(64), units: 3 },
+          null,
+        );
         await expect(stores.files.getFileRecord(unstored.id)).resolves.toMatchObject({
           status: 'not_stored',
           stored: false,
@@ -1305,8 +1296,10 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
         });
 
         const stores = createStores(prisma);
-        await stores.usage.reserveUnits(orgId, monthOf(new Date()), 42, 2000);
-        await stores.usage.reserveUnits(orgId, '2026-01', 7, 2000);
+        const current = await stores.ledger.reserve({ organizationId: orgId, month: monthOf(new Date()), units: 42, limit: 2000 });
+        await stores.ledger.commit({ reservationId: (current as { reservationId: string }).reservationId });
+        const january = await stores.ledger.reserve({ organizationId: orgId, month: '2026-01', units: 7, limit: 2000 });
+        await stores.ledger.commit({ reservationId: (january as { reservationId: string }).reservationId });
       } finally {
         await prisma.$disconnect();
       }
@@ -1316,8 +1309,8 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
       expect(usage.out).toBe(`${monthOf(new Date())}: 42 of 2000 units used\n`);
       const usageJson = cli(['admin', 'usage', '--org', orgId, '--month', '2026-01', '--json'], db.url);
       expect(usageJson.status).toBe(0);
-      // The counter and what the ledger says it is made of (no reservation was made through the ledger here).
-      expect(JSON.parse(usageJson.out)).toEqual({ month: '2026-01', used: 7, limit: 2000, committed: 0, reserved: 0, test_rows: 0 });
+      // The counter and what the ledger says it is made of.
+      expect(JSON.parse(usageJson.out)).toEqual({ month: '2026-01', used: 7, limit: 2000, committed: 7, reserved: 0, test_rows: 0 });
       const usagePlain = cli(['admin', 'usage', '--org', orgId, '--month', '2025-12'], db.url);
       expect(usagePlain.out).toBe('2025-12: 0 of 2000 units used\n');
     } finally {

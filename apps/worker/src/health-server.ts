@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { HealthChecks } from '@ppfile/infra';
+import { HealthChecks, readinessAnswer } from '@ppfile/infra';
 import { WORKER_CONFIG, type WorkerConfig } from './config';
 
 /**
@@ -26,15 +26,18 @@ export class HealthServer implements OnApplicationBootstrap, OnApplicationShutdo
 
   async onApplicationBootstrap(): Promise<void> {
     const server = createServer((req, res) => {
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...(status === 503 ? { 'retry-after': '5' } : {}) });
+      const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
         res.end(JSON.stringify(body));
       };
       const url = (req.url ?? '').split('?')[0];
       if (req.method !== 'GET') return send(405, { status: 'method not allowed' });
       if (url === '/health/live') return send(200, { status: 'ok' });
       if (url === '/health/ready') {
-        void this.checks.readiness().then((r) => send(r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'unavailable', checks: r.checks, down: r.down }));
+        void this.checks.readiness().then((r) => {
+          const answer = readinessAnswer(r);
+          send(answer.status, answer.body, answer.headers);
+        });
         return;
       }
       send(404, { status: 'not found' });

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { FileStore, IdempotencyStore, JobPayloadStore, UnitLedger } from '@ppfile/db';
 import { Clock, JobQueue } from '@ppfile/infra';
-import { FileLifecycle, internalErrorBody } from '@ppfile/jobs';
+import { failUnfinishable, FileLifecycle } from '@ppfile/jobs';
 import { WORKER_CONFIG, type WorkerConfig } from './config';
 
 export interface ReconcileReport {
@@ -81,7 +81,7 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
         continue;
       }
       // Past its lease and not running: it ends failed, its units released, its object deleted.
-      if (await this.lifecycle.fail(record.id, internalErrorBody(record.lang === 'fr' ? 'fr' : 'en', record.requestId))) report.failed++;
+      if (await failUnfinishable(this.lifecycle, record)) report.failed++;
     }
 
     for (const stale of await this.ledger.listStale(new Date(now.getTime() - leaseMs), BATCH)) {

@@ -127,15 +127,6 @@ export class FileStore {
     return count === 1;
   }
 
-  /** processing → not_stored: generated with `store: false`, metadata only. */
-  async markNotStored(id: string, file: FileResult): Promise<boolean> {
-    const { count } = await this.prisma.fileRecord.updateMany({
-      where: { id, status: 'PROCESSING' },
-      data: { ...file, status: 'NOT_STORED', stored: false, objectKey: null, expiresAt: null },
-    });
-    return count === 1;
-  }
-
   /** processing → failed, counting nothing; `error` is the HTTP error body (API.md §6). */
   async markFailed(id: string, error: Prisma.InputJsonValue, db: Db = this.prisma): Promise<boolean> {
     const { count } = await db.fileRecord.updateMany({

@@ -45,7 +45,7 @@ export function createStores(prisma: PrismaClient, clock: () => Date = () => new
   return {
     organizations,
     apiKeys: new ApiKeyStore(prisma, clock),
-    usage: new UsageStore(prisma, organizations, clock),
+    usage: new UsageStore(prisma, organizations),
     files,
     idempotency: new IdempotencyStore(prisma),
     ledger,

@@ -47,3 +47,16 @@ export class HealthChecks {
     return { ready: down.length === 0, checks, down };
   }
 }
+
+/** The `/health/ready` answer of either process: 200 when ready, else 503 with Retry-After naming what is down. */
+export function readinessAnswer(r: Readiness): {
+  status: 200 | 503;
+  headers: Record<string, string>;
+  body: { status: 'ready' | 'unavailable'; checks: Readiness['checks']; down: Dependency[] };
+} {
+  return {
+    status: r.ready ? 200 : 503,
+    headers: r.ready ? {} : { 'Retry-After': '5' },
+    body: { status: r.ready ? 'ready' : 'unavailable', checks: r.checks, down: r.down },
+  };
+}

@@ -1,4 +1,4 @@
-import { ApiError, errorBody, type ErrorBody } from '@ppfile/contract';
+import { ApiError, type ErrorBody } from '@ppfile/contract';
 import type { FileRecord } from '@ppfile/db';
 import {
   generateFromRequest,
@@ -43,7 +43,20 @@ export function internalErrorBody(lang: Lang, requestId: string): ErrorBody {
 }
 
 export function serviceUnavailableBody(lang: Lang, requestId: string): ErrorBody {
-  return errorBody({ code: 'SERVICE_UNAVAILABLE', message: new ApiError('SERVICE_UNAVAILABLE').messageIn(lang) }, requestId);
+  return new ApiError('SERVICE_UNAVAILABLE').body(lang, requestId);
+}
+
+/**
+ * A file that cannot be finished (its lease ran out, its body is gone, its attempts were spent on a
+ * fault that is not a dependency's): it fails with INTERNAL_ERROR in its request's language.
+ */
+export function failUnfinishable(lifecycle: FileLifecycle, record: FileRecord): Promise<boolean> {
+  return lifecycle.fail(record.id, internalErrorBody(langOf(record), record.requestId));
+}
+
+/** The language the accepting request asked for, as kept with its file. */
+export function langOf(record: FileRecord): Lang {
+  return record.lang === 'fr' ? 'fr' : 'en';
 }
 
 /**
@@ -58,11 +71,11 @@ export async function runGeneration(
   env: { references: (specVersion: string) => ReferenceLists; now: () => Date },
 ): Promise<FileRecord> {
   if (record.status !== 'processing') return record;
-  const lang: Lang = record.lang === 'fr' ? 'fr' : 'en';
+  const lang = langOf(record);
   const body = await lifecycle.readBody(record.id);
   if (!body) {
     // Accepted work whose body is gone cannot be resumed: the file fails, its units go back.
-    await lifecycle.fail(record.id, internalErrorBody(lang, record.requestId));
+    await failUnfinishable(lifecycle, record);
     return record;
   }
   let file: GeneratedFile;

@@ -1,12 +1,13 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { parisDay, validateDeclarations, type DeclarationValidationResponse } from '@ppfile/rules';
+import { parisDay, type DeclarationValidationResponse } from '@ppfile/rules';
 import type { GatewayRequest } from '../common/request-context';
 import { Clock } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { rowLimit } from '../limits/row-limit';
 import { DECLARATION_BODY_SCHEMA } from './declaration-body.schema';
 import { RulesPool } from './rules-pool';
+import { validateBody } from './rules-task';
 
 @ApiTags('declarations')
 @ApiBearerAuth()
@@ -28,11 +29,6 @@ export class DeclarationsController {
     const maxRows = rowLimit(req.principal!);
     // A large body was read as bytes only: it is parsed and validated off the event loop.
     if (req.deferredJson && req.rawBody) return this.pool.validate({ body: req.rawBody, lang: req.lang, maxRows, today });
-    return validateDeclarations(body, {
-      refs: this.references.listsFor((body as { spec_version?: unknown } | null)?.spec_version),
-      today,
-      lang: req.lang,
-      maxRows,
-    });
+    return validateBody(body, { lang: req.lang, maxRows, today }, this.references);
   }
 }

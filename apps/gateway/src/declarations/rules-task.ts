@@ -15,17 +15,21 @@ export type TaskOutcome =
   | { ok: true; response: DeclarationValidationResponse }
   | { ok: false; refused: { code: RequestError['code']; message: string; details?: Record<string, unknown> } };
 
+/** POST /v1/declarations/validate of a parsed body (throws RequestError): the event loop's small bodies and the threads' large ones. */
+export function validateBody(raw: unknown, task: Omit<ValidateTask, 'body'>, references: ReferenceDirectory): DeclarationValidationResponse {
+  return validateDeclarations(raw, {
+    refs: references.listsFor((raw as { spec_version?: unknown } | null)?.spec_version),
+    today: task.today,
+    lang: task.lang,
+    maxRows: task.maxRows,
+  });
+}
+
 /** POST /v1/declarations/validate on raw bytes: the same function in a worker thread or inline. */
 export function runValidateTask(task: ValidateTask, references: ReferenceDirectory): TaskOutcome {
   try {
     const raw = parseJsonBody(Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength).toString('utf8'), task.lang);
-    const response = validateDeclarations(raw, {
-      refs: references.listsFor((raw as { spec_version?: unknown } | null)?.spec_version),
-      today: task.today,
-      lang: task.lang,
-      maxRows: task.maxRows,
-    });
-    return { ok: true, response };
+    return { ok: true, response: validateBody(raw, task, references) };
   } catch (e) {
     if (e instanceof RequestError) return { ok: false, refused: { code: e.code, message: e.message, details: e.details } };
     throw e;

@@ -124,10 +124,9 @@ export class FileProduction {
     try {
       for (let pause = 25; !stop && Date.now() < deadline; pause = Math.min(pause * 2, 250)) {
         await sleep(pause);
+        // The database may be away for a moment: the wait goes on, and ends 202 at worst.
         const record = await this.files.getFileRecord(input.fileId).catch(() => null);
-        if (!record || record.status === 'processing') continue;
-        if (record.status === 'failed') throw ApiError.fromBody((record.error as { error?: Record<string, never> } | null)?.error);
-        return this.replyOfRecord(record, input.principal);
+        if (record && record.status !== 'processing') return this.replyOfRecord(record, input.principal);
       }
       return processingReply(input.fileId);
     } finally {

@@ -40,8 +40,7 @@ export class GenerateService {
       resume: async (fileId) => {
         const record = await this.files.getFileRecord(fileId);
         if (!record) throw new ApiError('INTERNAL_ERROR');
-        if (record.status !== 'processing' || call.respondAsync) return this.production.replyOfRecord(record, principal);
-        return this.production.awaitFile({ principal, fileId, timeoutMs: 0 });
+        return this.production.replyOfRecord(record, principal);
       },
     });
   }

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { HealthChecks, type Readiness } from '@ppfile/infra';
+import { HealthChecks, readinessAnswer } from '@ppfile/infra';
 import { CURRENT_SPEC_VERSION } from '@ppfile/rules';
 
 /**
@@ -23,10 +23,10 @@ export class HealthController {
   }
 
   @Get('ready')
-  async ready(@Res({ passthrough: true }) res: Response): Promise<{ status: 'ready' | 'unavailable' } & Omit<Readiness, 'ready'>> {
-    const r = await this.checks.readiness();
-    res.status(r.ready ? 200 : 503);
-    if (!r.ready) res.setHeader('Retry-After', '5');
-    return { status: r.ready ? 'ready' : 'unavailable', checks: r.checks, down: r.down };
+  async ready(@Res({ passthrough: true }) res: Response): Promise<ReturnType<typeof readinessAnswer>['body']> {
+    const answer = readinessAnswer(await this.checks.readiness());
+    res.status(answer.status);
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+    return answer.body;
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { FileStore } from '@ppfile/db';
 import { Clock, isDependencyDown } from '@ppfile/infra';
-import { FileLifecycle, internalErrorBody, runGeneration, type GenerateJobData } from '@ppfile/jobs';
+import { failUnfinishable, FileLifecycle, runGeneration, type GenerateJobData } from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { WORKER_CONFIG, type WorkerConfig } from '../config';
 import type { Processor } from './processor';
@@ -41,6 +41,6 @@ export class GenerateProcessor implements Processor<'generate'> {
     if (!record || record.status !== 'processing') return;
     const leaseEnds = record.progressAt.getTime() + this.config.processingLeaseSeconds * 1000;
     if (isDependencyDown(error) && this.clock.now().getTime() < leaseEnds) return;
-    await this.lifecycle.fail(record.id, internalErrorBody(record.lang === 'fr' ? 'fr' : 'en', record.requestId));
+    await failUnfinishable(this.lifecycle, record);
   }
 }
