@@ -19,6 +19,12 @@ const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironm
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // Every log line of each e2e file is audited after it (JSON, no personal data).
+      setupFilesAfterEnv: ['<rootDir>/test/support/log-audit.setup.ts'],
+    },
   ],
 };

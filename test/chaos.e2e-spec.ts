@@ -14,6 +14,7 @@ import type { GatewayConfig } from '../apps/gateway/src/config';
 import type { WorkerConfig } from '../apps/worker/src/config';
 import { PRIVATE_S3_CREDENTIALS, PrivatePostgres, PrivateRedis, PrivateS3 } from './support/stack';
 import { spawnWorker } from './support/worker';
+import { suiteLogs } from './support/logs';
 
 /**
  * Accepted work survives crashes and outages (API.md §8), on a private stack this test starts and
@@ -162,6 +163,8 @@ beforeAll(async () => {
     shutdownGraceSeconds: 5,
     operator: null,
     bullBoardWritable: false,
+    trustProxy: false,
+    logLevel: 'info',
     referenceDataDir: null,
     databasePoolMax: 10,
     rateLimitScale: 100,
@@ -179,6 +182,7 @@ beforeAll(async () => {
     payloadEncryptionKey: payloadKey,
     processingLeaseSeconds: 600,
     shutdownGraceSeconds: 5,
+    logLevel: 'info',
     databasePoolMax: 4,
     concurrency: 1,
     sweepIntervalSeconds: 0,
@@ -186,7 +190,7 @@ beforeAll(async () => {
     reconcileIntervalSeconds: 1,
     httpPort: 0,
   };
-  app = await createGatewayApp(gatewayConfig);
+  app = await createGatewayApp(gatewayConfig, { logDestination: suiteLogs });
   await app.init();
   http = app.getHttpServer();
   prisma = createPrismaClient(databaseUrl, { poolMax: 4 });
@@ -337,7 +341,7 @@ it('the object store stopped for 10 s in the middle of a job: the file ends avai
 it('a gateway stopped while a synchronous request waits for its job answers 202 at once; the file still ends available', async () => {
   const org = await organization('pro');
   await killWorkers();
-  const other = await createGatewayApp(gatewayConfig);
+  const other = await createGatewayApp(gatewayConfig, { logDestination: suiteLogs });
   await other.init();
   const waiting = request(other.getHttpServer()).post('/v1/files/generate').set(bearer(org.key)).send(body(300, 40));
   const answer = waiting.then((r) => r);

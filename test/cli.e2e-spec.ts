@@ -19,6 +19,13 @@ import {
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadReferenceLists, shippedReferenceDir } from '@ppfile/refdata';
+import {
+  excerpt,
+  NEEDS_OFFICIAL_EXPORTS,
+  officialExport,
+  officialExportsDir,
+  SKIPPED_NOTE,
+} from '@ppfile/refdata/testing/official-exports';
 import { validateCsv, validateDeclarations } from '@ppfile/rules';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -26,10 +33,11 @@ const BIN = path.join(ROOT, 'bin', 'ppfile.js');
 const BUILT = path.join(ROOT, 'dist', 'cli', 'apps', 'cli', 'src', 'main.js');
 const SOURCES = ['apps/cli/src', 'libs/rules/src', 'libs/refdata/src'].map((d) => path.join(ROOT, d));
 const FIXTURES = path.join(__dirname, 'fixtures', 'cli');
-const ROME_EXPORT = path.resolve(
-  ROOT,
-  '../shared/reference-data/rome/unix_referentiel_competence_v460_utf8.csv',
-);
+/** 8 records of France Travail's ROME export, byte for byte (test/fixtures/official-exports/README.md). */
+const ROME_EXCERPT = excerpt('rome/unix_referentiel_competence_v460_utf8.csv');
+/** The complete official exports are not in the repository: their tests run with PPFILE_OFFICIAL_EXPORTS only. */
+const withOfficialExports = officialExportsDir() !== null ? describe : describe.skip;
+if (officialExportsDir() === null) console.info(`test/cli.e2e-spec.ts: ${SKIPPED_NOTE}`);
 
 /** The valid body and the file it must give (written by hand, CRLF, UTF-8 without BOM). */
 const BODY_FILE = path.join(FIXTURES, 'of-adf-body.json');
@@ -115,6 +123,8 @@ function json(run: Run): any {
 }
 
 function tmpFile(name: string, content: string | Buffer): string {
+  // Never write into the repository when beforeAll failed before creating the directory.
+  if (!tmp) throw new Error('no temporary directory (beforeAll failed)');
   const file = path.join(tmp, name);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, content);
@@ -221,7 +231,7 @@ describe('ppfile validate', () => {
       // warnings only from here on
       row(24, { REFERENCE_EMPLOYEUR: '=CLIENT' }),
       row(25, { NIR: '7550814168025' }),
-      row(26, { DOMAINE_FORMATION: '42817' }),
+      row(26, { SPECIALITE_FORMATION: '344p' }), // NSF letter code absent from the shipped (partial) list
       row(27, {
         DATE_DEBUT_FORMATION: '09/02/2026',
         DATE_FIN_FORMATION: '10/02/2026',
@@ -257,7 +267,7 @@ describe('ppfile validate', () => {
     const expectedWarnings = [
       { row: 24, column: 'REFERENCE_EMPLOYEUR', code: 'FORMULA_NOT_ALLOWED' },
       { row: 25, column: 'NIR', code: 'NIR_PROVISIONAL' },
-      { row: 26, column: 'DOMAINE_FORMATION', code: 'REFERENCE_NOT_VERIFIED' },
+      { row: 26, column: 'SPECIALITE_FORMATION', code: 'REFERENCE_NOT_VERIFIED' },
       { row: 27, column: 'DATE_FIN_FORMATION', code: 'FILING_DEADLINE_PASSED' },
       { row: 29, column: 'NIR', code: 'DUPLICATE_HOLDER' },
     ];
@@ -598,16 +608,17 @@ describe('ppfile check', () => {
   });
 
   it('strict_references: false in the body (API.md §2) turns an absent code of a complete list into a warning', () => {
-    // The shipped lists are partial, so import a complete ROME list for this check (see refdata below).
-    const dir = path.join(tmp, 'check-refs');
-    expect(ppfile(['refdata', 'import', '--list', 'rome', ROME_EXPORT, '--dir', dir]).status).toBe(0);
+    // The shipped ROME list is complete (ROME 4.0 v460, reference-data/README.md).
     const b = body();
     b.declarations[0].transferable_skills = ['115650', '121885', '999999'];
     b.options = { strict_references: false };
-    const run = ppfile(
-      ['check', tmpFile('check/lenient.json', JSON.stringify(b)), '--today', TODAY, '--json'],
-      { PPFILE_REFERENCE_DATA: dir },
-    );
+    const run = ppfile([
+      'check',
+      tmpFile('check/lenient.json', JSON.stringify(b)),
+      '--today',
+      TODAY,
+      '--json',
+    ]);
     expect(run.status).toBe(0);
     const response = json(run);
     expect(response.errors).toEqual([]);
@@ -837,10 +848,13 @@ describe('ppfile refdata import, then PPFILE_REFERENCE_DATA', () => {
   const unknownRome = { ...OF_ROW, COMPETENCE_TRANSFERABLE: '115650/121885/999999' };
   let csv = '';
   let bodyFile = '';
+  let partialDir = '';
 
   beforeAll(() => {
     importedDir = path.join(tmp, 'imported-reference-data');
-    // Two declarations with the same unknown code: REFERENCE_NOT_VERIFIED comes once per code (API.md §3c).
+    partialDir = path.join(tmp, 'partial-reference-data');
+    // Two declarations with the same unknown code: an error on each row; REFERENCE_NOT_VERIFIED comes
+    // once per code (API.md §3c).
     csv = tmpFile(
       'refdata/unknown-rome.csv',
       csvText(ADF_HEADER, [
@@ -853,39 +867,8 @@ describe('ppfile refdata import, then PPFILE_REFERENCE_DATA', () => {
     bodyFile = tmpFile('refdata/unknown-rome.json', JSON.stringify(b));
   });
 
-  it('imports the France Travail ROME export into a new directory (complete list), exit 0', () => {
-    const run = ppfile(['refdata', 'import', '--list', 'rome', ROME_EXPORT, '--dir', importedDir]);
-    expect(run.err).toBe('');
-    expect(run.status).toBe(0);
-    expect(run.out).toMatch(/^Imported 18317 rome code\(s\) into .*rome\.tsv \(complete; /);
-    const manifest = JSON.parse(readFileSync(path.join(importedDir, '2026-02', 'manifest.json'), 'utf8'));
-    expect(manifest.lists.rome).toMatchObject({ count: 18317, complete: true });
-    for (const list of ['formacode', 'nsf', 'rs']) expect(manifest.lists[list].complete).toBe(false);
-  });
-
-  it('with the shipped (partial) lists, an unknown 6-digit ROME code is only REFERENCE_NOT_VERIFIED (exit 0)', () => {
+  it('with the shipped lists (ROME complete) an unknown 6-digit ROME code is INVALID_ROME_CODE (exit 1), for validate and check', () => {
     const run = ppfile([...validateArgs(csv), '--json']);
-    expect(run.status).toBe(0);
-    const body = json(run);
-    expect(body.errors).toEqual([]);
-    expect(bare(body.warnings)).toEqual([
-      { row: 2, column: 'COMPETENCE_TRANSFERABLE', code: 'REFERENCE_NOT_VERIFIED' },
-    ]);
-    const check = ppfile(['check', bodyFile, '--today', TODAY, '--json']);
-    expect(check.status).toBe(0);
-    expect(bare(json(check).warnings)).toEqual([
-      {
-        row: 2,
-        column: 'COMPETENCE_TRANSFERABLE',
-        field: 'declarations[0].transferable_skills[2]',
-        code: 'REFERENCE_NOT_VERIFIED',
-      },
-    ]);
-  });
-
-  it('with the imported complete list it is INVALID_ROME_CODE (exit 1), for validate and check', () => {
-    const env = { PPFILE_REFERENCE_DATA: importedDir };
-    const run = ppfile([...validateArgs(csv), '--json'], env);
     expect(run.status).toBe(1);
     const body = json(run);
     expect(bare(body.errors)).toEqual([
@@ -897,7 +880,7 @@ describe('ppfile refdata import, then PPFILE_REFERENCE_DATA', () => {
     );
     expect(body.warnings).toEqual([]);
 
-    const check = ppfile(['check', bodyFile, '--today', TODAY, '--json'], env);
+    const check = ppfile(['check', bodyFile, '--today', TODAY, '--json']);
     expect(check.status).toBe(1);
     expect(bare(json(check).errors)).toEqual([
       {
@@ -910,15 +893,81 @@ describe('ppfile refdata import, then PPFILE_REFERENCE_DATA', () => {
   });
 
   it('--no-strict-references turns it into a warning (exit 0)', () => {
-    const run = ppfile([...validateArgs(csv), '--no-strict-references', '--json'], {
-      PPFILE_REFERENCE_DATA: importedDir,
-    });
+    const run = ppfile([...validateArgs(csv), '--no-strict-references', '--json']);
     expect(run.status).toBe(0);
     const body = json(run);
     expect(body).toMatchObject({ valid: true, error_count: 0, warning_count: 2 });
     expect(bare(body.warnings)).toEqual([
       { row: 2, column: 'COMPETENCE_TRANSFERABLE', code: 'INVALID_ROME_CODE' },
       { row: 3, column: 'COMPETENCE_TRANSFERABLE', code: 'INVALID_ROME_CODE' },
+    ]);
+  });
+
+  it('imports France Travail’s ROME file as published into a new directory (complete list), exit 0', () => {
+    const run = ppfile(['refdata', 'import', '--list', 'rome', ROME_EXCERPT, '--dir', importedDir]);
+    expect(run.err).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.out).toMatch(
+      /^Imported 8 rome code\(s\) into .*rome\.tsv \(complete; source unix_referentiel_competence_v460_utf8\.csv, version v460; 0 row\(s\) skipped\)\n$/,
+    );
+    const manifest = JSON.parse(readFileSync(path.join(importedDir, '2026-02', 'manifest.json'), 'utf8'));
+    expect(manifest.lists.rome).toMatchObject({ count: 8, complete: true, version: 'v460' });
+    // The other lists are copied from the shipped ones.
+    expect(manifest.lists.formacode).toMatchObject({ count: 2775, complete: true });
+    for (const list of ['nsf', 'rs']) expect(manifest.lists[list].complete).toBe(false);
+  });
+
+  it('PPFILE_REFERENCE_DATA switches to it: 400635 is in the shipped list, not in the imported one', () => {
+    const env = { PPFILE_REFERENCE_DATA: importedDir };
+    // The excerpt holds 115650, 121885 and 400635, so the fixture stays valid; 114955 is only shipped.
+    expect(ppfile(validateArgs(CSV_FILE), env).status).toBe(0);
+    const b = JSON.parse(BODY_TEXT);
+    b.declarations[0].transferable_skills = ['115650', '121885', '114955'];
+    const file = tmpFile('refdata/shipped-only.json', JSON.stringify(b));
+    expect(ppfile(['check', file, '--today', TODAY]).status).toBe(0);
+    const run = ppfile(['check', file, '--today', TODAY, '--json'], env);
+    expect(run.status).toBe(1);
+    expect(bare(json(run).errors)).toEqual([
+      {
+        row: 2,
+        column: 'COMPETENCE_TRANSFERABLE',
+        field: 'declarations[0].transferable_skills[2]',
+        code: 'INVALID_ROME_CODE',
+      },
+    ]);
+  });
+
+  it('imported with --partial, an unknown 6-digit ROME code is only REFERENCE_NOT_VERIFIED (exit 0), once per code', () => {
+    const imported = ppfile([
+      'refdata',
+      'import',
+      '--list',
+      'rome',
+      ROME_EXCERPT,
+      '--dir',
+      partialDir,
+      '--partial',
+      '--json',
+    ]);
+    expect(imported.status).toBe(0);
+    expect(JSON.parse(imported.out)).toMatchObject({ list: 'rome', count: 8, complete: false });
+    const env = { PPFILE_REFERENCE_DATA: partialDir };
+    const run = ppfile([...validateArgs(csv), '--json'], env);
+    expect(run.status).toBe(0);
+    const body = json(run);
+    expect(body.errors).toEqual([]);
+    expect(bare(body.warnings)).toEqual([
+      { row: 2, column: 'COMPETENCE_TRANSFERABLE', code: 'REFERENCE_NOT_VERIFIED' },
+    ]);
+    const check = ppfile(['check', bodyFile, '--today', TODAY, '--json'], env);
+    expect(check.status).toBe(0);
+    expect(bare(json(check).warnings)).toEqual([
+      {
+        row: 2,
+        column: 'COMPETENCE_TRANSFERABLE',
+        field: 'declarations[0].transferable_skills[2]',
+        code: 'REFERENCE_NOT_VERIFIED',
+      },
     ]);
   });
 
@@ -935,13 +984,44 @@ describe('ppfile refdata import, then PPFILE_REFERENCE_DATA', () => {
       ]).status,
     ).toBe(2);
     expect(
-      ppfile(['refdata', 'import', '--list', 'naf', ROME_EXPORT, '--dir', path.join(tmp, 'other')]).status,
+      ppfile(['refdata', 'import', '--list', 'naf', ROME_EXCERPT, '--dir', path.join(tmp, 'other')]).status,
     ).toBe(2);
     expect(
       ppfile(['validate', CSV_FILE, '--type', 'adf', '--declarant', 'employer'], {
         PPFILE_REFERENCE_DATA: path.join(tmp, 'no-such-dir'),
       }).status,
     ).toBe(2);
+  });
+
+  // How the shipped complete lists were made (reference-data/README.md): the same command over the
+  // complete official exports gives the shipped files byte for byte.
+  withOfficialExports(`from the complete official exports ${NEEDS_OFFICIAL_EXPORTS}`, () => {
+    const shipped = (name: string) =>
+      readFileSync(path.join(shippedReferenceDir('2026-02'), '2026-02', `${name}.tsv`), 'utf8');
+
+    it.each([
+      ['rome', 'rome/unix_referentiel_competence_v460_utf8.csv', 18317],
+      ['formacode', 'formacode/formacodes-v14.csv', 2775],
+    ] as const)(
+      '`ppfile refdata import --list %s %s` gives the shipped list (%d codes)',
+      (list, relative, count) => {
+        const dir = path.join(tmp, `official-${list}`);
+        const run = ppfile([
+          'refdata',
+          'import',
+          '--list',
+          list,
+          officialExport(relative),
+          '--dir',
+          dir,
+          '--json',
+        ]);
+        expect(run.err).toBe('');
+        expect(run.status).toBe(0);
+        expect(JSON.parse(run.out)).toMatchObject({ list, count, skipped: 0, complete: true });
+        expect(readFileSync(path.join(dir, '2026-02', `${list}.tsv`), 'utf8')).toBe(shipped(list));
+      },
+    );
   });
 });
 

@@ -906,9 +906,9 @@ describe('units ledger', () => {
       const releases = await Promise.all([stores.ledger.release({ reservationId: id1 }), stores.ledger.release({ reservationId: id1 })]);
       expect(releases.filter(Boolean)).toHaveLength(1);
       await expect(stores.ledger.release({ reservationId: id1 })).resolves.toBe(false);
-      await expect(stores.ledger.commit({ reservationId: id1 })).resolves.toBe(false);
+      await expect(stores.ledger.commit({ reservationId: id1 })).resolves.toBeNull();
       // Kept in part (rows analysed < lines reserved): the rest goes back.
-      await expect(stores.ledger.commit({ reservationId: id2 }, 4000)).resolves.toBe(true);
+      await expect(stores.ledger.commit({ reservationId: id2 }, 4000)).resolves.toEqual({ mode: 'live', units: 4000 });
       await expect(stores.ledger.release({ reservationId: id2 })).resolves.toBe(false);
       await expect(stores.ledger.month(org.id, month)).resolves.toEqual({ month, used: 4000, committed: 4000, reserved: 0, testRows: 0 });
       const refused = await stores.ledger.reserve({ organizationId: org.id, month, units: 6001, limit: 10_000 });
@@ -991,10 +991,11 @@ describe('file records', () => {
           units: 0,
         });
 
-        const unstored = await stores.lifecycle.recordNotStored(
+        const { record: unstored, committed } = await stores.lifecycle.recordNotStored(
           { ...base, id: 'file_' + 'c'.repeat(32), status: 'not_stored', stored: false, sha256: 'c'.repeat(64), units: 3 },
           null,
         );
+        expect(committed).toBeNull();
         await expect(stores.files.getFileRecord(unstored.id)).resolves.toMatchObject({
           status: 'not_stored',
           stored: false,

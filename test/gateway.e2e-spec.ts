@@ -4,6 +4,7 @@ import { monthOf } from '@ppfile/db';
 import { FileLifecycle, PayloadCipher } from '@ppfile/jobs';
 import { NIR_A, NIR_B, validBody } from '@ppfile/rules/testing/fixtures';
 import { captureOutput, startGateway, TEST_PAYLOAD_KEY, type Gateway } from './support/gateway';
+import { suiteLogs } from './support/logs';
 
 /**
  * The HTTP API end to end (API.md §6–§10) against the machine's PostgreSQL and Redis and an S3
@@ -445,8 +446,10 @@ describe('dependency failures (503, 500): nothing counted, nothing kept', () => 
 });
 
 describe('logs', () => {
-  it('no NIR sent in any request of this run appears in what the gateway wrote', () => {
-    const text = output.text();
+  it('no NIR sent in any request of this run appears in what the gateway wrote (its log lines and the process output)', () => {
+    // The gateway's JSON lines go to this file's log sink: every request of the run has its access line.
+    expect(suiteLogs.entries('access').length).toBeGreaterThan(50);
+    const text = `${suiteLogs.lines.join('\n')}\n${output.text()}`;
     for (const nir of NIRS_SEEN) expect(text.includes(nir)).toBe(false);
     expect(text.includes('DUPONT')).toBe(false);
   });

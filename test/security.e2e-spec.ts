@@ -4,6 +4,7 @@ import { monthOf } from '@ppfile/db';
 import { validBody } from '@ppfile/rules/testing/fixtures';
 import { startGateway, type Gateway } from './support/gateway';
 import { buildIfStale, GATEWAY_MAIN } from './support/worker';
+import { suiteLogs } from './support/logs';
 
 /**
  * The security review's findings (issue "Hostile input and abuse"), replayed against a running
@@ -172,8 +173,12 @@ describe('#7 large declaration bodies are validated off the event loop', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    const keep = (d: Buffer) => {
+      out += d.toString();
+      suiteLogs.feed(d);
+    };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
     try {
       const deadline = Date.now() + 30_000;
       while (!out.includes('gateway listening') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

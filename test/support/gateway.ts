@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { createPrismaClient, createStores, type PlanName, type PrismaClient, type Stores } from '@ppfile/db';
 import { LOCAL_S3_CREDENTIALS, ObjectStorage, startLocalS3, type LocalS3 } from '@ppfile/storage';
 import { createGatewayApp } from '../../apps/gateway/src/app.factory';
+import { suiteLogs } from './logs';
 import type { GatewayConfig } from '../../apps/gateway/src/config';
 import { Clock } from '@ppfile/infra';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -73,6 +74,8 @@ export async function startGateway(
     payloadEncryptionKey: TEST_PAYLOAD_KEY,
     processingLeaseSeconds: 600,
     shutdownGraceSeconds: 5,
+    trustProxy: false,
+    logLevel: 'info',
     ...overrides,
     queue: {
       generateThresholdRows: 2000,
@@ -84,7 +87,7 @@ export async function startGateway(
     },
   };
   const clock = new TestClock();
-  const app = await createGatewayApp(config, { clock });
+  const app = await createGatewayApp(config, { clock, logDestination: suiteLogs });
   await app.init();
   const prisma = createPrismaClient(db.url, { poolMax: 4 });
   const stores = createStores(prisma, () => clock.now());

@@ -3,9 +3,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { createRootLogger } from '@ppfile/infra';
 import type { WorkerConfig } from '../../apps/worker/src/config';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import type { Gateway } from './gateway';
+import { suiteLogs } from './logs';
 
 const ROOT = path.resolve(__dirname, '../..');
 export const WORKER_MAIN = path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js');
@@ -27,13 +29,15 @@ export function workerConfigFor(gw: Gateway, overrides: Partial<WorkerConfig> = 
     shutdownGraceSeconds: 5,
     reconcileIntervalSeconds: 0,
     httpPort: 0,
+    logLevel: 'info',
     ...overrides,
   };
 }
 
 /** A worker in this process (the same module as `npm run start:worker`). */
 export async function startWorker(config: WorkerConfig): Promise<INestApplicationContext> {
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: ['error', 'warn'] });
+  const logger = createRootLogger({ app: 'worker', level: config.logLevel, destination: suiteLogs });
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, logger), { logger: ['error', 'warn'] });
   await app.init();
   return app;
 }
@@ -57,6 +61,7 @@ export function workerEnv(config: WorkerConfig): NodeJS.ProcessEnv {
     SHUTDOWN_GRACE_SECONDS: String(config.shutdownGraceSeconds),
     RECONCILE_INTERVAL_SECONDS: String(config.reconcileIntervalSeconds),
     WORKER_HTTP_PORT: String(config.httpPort),
+    LOG_LEVEL: config.logLevel,
   };
 }
 
@@ -67,6 +72,9 @@ export function spawnWorker(config: WorkerConfig): Promise<ChildProcess & { star
     const child = spawn(process.execPath, [WORKER_MAIN], { env: workerEnv(config), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`worker did not start: ${out}`)), 30_000);
+    // Every line the worker writes, for the log audit (log-audit.setup.ts).
+    child.stdout!.on('data', (d: Buffer) => suiteLogs.feed(d));
+    child.stderr!.on('data', (d: Buffer) => suiteLogs.feed(d));
     const onData = (d: Buffer) => {
       out += d.toString();
       if (out.includes('processing queue')) {

@@ -1,23 +1,50 @@
 import { Logger, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { AppModule, type GatewayOverrides } from './app.module';
-import type { GatewayConfig } from './config';
-import { securityHeaders } from './common/security-headers';
-import { mountBullBoard } from './operators/bull-board';
+import type { DestinationStream } from 'pino';
+import { createRootLogger, HealthChecks, Metrics, PinoNestLogger, type Clock } from '@ppfile/infra';
 import { ObjectStorage } from '@ppfile/storage';
+import { AppModule } from './app.module';
+import { accessLog, expressRoutes, type RouteMatcher } from './common/access-log';
+import { securityHeaders } from './common/security-headers';
+import type { GatewayConfig } from './config';
+import { mountBullBoard } from './operators/bull-board';
+import { mountMetrics } from './operators/metrics';
+import { operatorAuthFor } from './operators/operator-auth';
+
+export interface GatewayOverrides {
+  /** Tests move time by hand. */
+  clock?: Clock;
+  /** Where the JSON log lines go (tests collect them); standard output by default. */
+  logDestination?: DestinationStream;
+}
 
 /** Builds the gateway (used by main.ts and by the e2e tests, which inject a clock). */
 export async function createGatewayApp(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<INestApplication> {
   // Body parsing is ours (json-body.middleware): limits and errors in the API's shape.
-  const app = await NestFactory.create(AppModule.forRoot(config, overrides), { bodyParser: false, bufferLogs: true });
+  const logger = createRootLogger({ app: 'gateway', level: config.logLevel, destination: overrides.logDestination });
+  const app = await NestFactory.create(AppModule.forRoot(config, { clock: overrides.clock, logger }), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  app.useLogger(new PinoNestLogger(logger));
+  const express = app.getHttpAdapter().getInstance() as {
+    set(k: string, v: unknown): void;
+    disable(k: string): void;
+    locals: Record<string, unknown>;
+  };
   // Before anything else (Nest's middleware is registered at init, after this): every answer, even
-  // an early error or a 404, carries the security headers (and, under /v1 and /admin, no-store).
+  // an early error or a 404, is logged and measured, and carries the security headers (and, under
+  // /v1 and /admin, no-store). Routes are read from Express once it knows them (after init).
+  let routes: RouteMatcher[] | null = null;
+  app.use(accessLog({ logger, metrics: app.get(Metrics), routes: () => (routes ??= expressRoutes(express)) }));
   app.use(securityHeaders());
   app.enableShutdownHooks();
-  const express = app.getHttpAdapter().getInstance() as { set(k: string, v: unknown): void; disable(k: string): void };
-  express.set('trust proxy', 'loopback');
+  express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
+  // A request that met a dependency error: the health checks look and log once what is down.
+  const health = app.get(HealthChecks);
+  express.locals.onDependencyDown = () => health.suspect();
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -32,7 +59,9 @@ export async function createGatewayApp(config: GatewayConfig, overrides: Gateway
   );
   // validatorUrl: null — Swagger UI would otherwise send the document to a third-party validator.
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', swaggerOptions: { validatorUrl: null } });
-  mountBullBoard(app, config);
+  const operatorGate = operatorAuthFor(app, config);
+  mountBullBoard(app, config, operatorGate);
+  mountMetrics(app, operatorGate);
   // Validation needs no object store: the gateway starts while it is down (not ready until it is back).
   await ensureBucket(app.get(ObjectStorage));
   return app;

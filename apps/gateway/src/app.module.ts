@@ -1,6 +1,6 @@
 import { Module, RequestMethod, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { Clock, InfraModule } from '@ppfile/infra';
+import { InfraModule, type Clock, type RootLogger } from '@ppfile/infra';
 import { ApiKeyMiddleware } from './auth/api-key.middleware';
 import { AuthModule } from './auth/auth.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
@@ -16,8 +16,10 @@ import { multipartOnly } from './files/multipart-type.middleware';
 import { HealthModule } from './health/health.module';
 import { SpecModule } from './spec/spec.module';
 
-export interface GatewayOverrides {
+export interface AppModuleOptions {
+  /** Tests move time by hand; production uses the system clock. */
   clock?: Clock;
+  logger: RootLogger;
 }
 
 /**
@@ -31,12 +33,12 @@ export class AppModule implements NestModule {
     private readonly inflight: InflightBytes,
   ) {}
 
-  static forRoot(config: GatewayConfig, overrides: GatewayOverrides = {}): DynamicModule {
+  static forRoot(config: GatewayConfig, options: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       global: true,
       imports: [
-        InfraModule.forRoot({ services: servicesOf(config), databasePoolMax: config.databasePoolMax, clock: overrides.clock }),
+        InfraModule.forRoot({ services: servicesOf(config), databasePoolMax: config.databasePoolMax, clock: options.clock, logger: options.logger }),
         AuthModule,
         HealthModule,
         SpecModule,

@@ -1,4 +1,4 @@
-import { ConfigError, EnvReader, type ServicesConfig } from '@ppfile/config';
+import { ConfigError, EnvReader, type LogLevelName, type ServicesConfig, type TrustProxy } from '@ppfile/config';
 
 /** The gateway's validated configuration, injected by this token (AppModule provides it). */
 export const GATEWAY_CONFIG = Symbol('GatewayConfig');
@@ -16,7 +16,12 @@ export interface GatewayConfig {
   processingLeaseSeconds: number;
   /** SIGTERM: how long requests in flight may take to finish (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceSeconds: number;
+  /** OPERATOR_USER and OPERATOR_PASSWORD: Bull Board and /metrics; null (both unset) hides them. */
   operator: { user: string; password: string } | null;
+  /** The proxies whose X-Forwarded-For is believed (TRUST_PROXY, Express syntax; off by default). */
+  trustProxy: TrustProxy;
+  /** LOG_LEVEL. */
+  logLevel: LogLevelName;
   /** Bull Board may retry or remove jobs (BULL_BOARD_WRITABLE=true); read-only by default. */
   bullBoardWritable: boolean;
   referenceDataDir: string | null;
@@ -61,6 +66,7 @@ export function servicesOf(config: GatewayConfig): ServicesConfig {
     payloadEncryptionKey: config.payloadEncryptionKey,
     processingLeaseSeconds: config.processingLeaseSeconds,
     shutdownGraceSeconds: config.shutdownGraceSeconds,
+    logLevel: config.logLevel,
   };
 }
 
@@ -68,14 +74,15 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   const read = new EnvReader(env);
   const { queuePrefix, ...services } = read.services();
   const port = read.int('PORT', 3000, 0, 65535);
-  const operator =
-    env.OPERATOR_USER && env.OPERATOR_PASSWORD ? { user: env.OPERATOR_USER, password: env.OPERATOR_PASSWORD } : null;
+  const credentials = read.pair('OPERATOR_USER', 'OPERATOR_PASSWORD');
+  const operator = credentials ? { user: credentials[0], password: credentials[1] } : null;
   const config: GatewayConfig = {
     ...services,
     port,
     publicBaseUrl: read.string('PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/+$/, ''),
     operator,
-    bullBoardWritable: env.BULL_BOARD_WRITABLE === 'true',
+    bullBoardWritable: read.bool('BULL_BOARD_WRITABLE', false),
+    trustProxy: read.trustProxy(),
     databasePoolMax: read.int('DATABASE_POOL_MAX', 10, 1, 200),
     rateLimitScale: read.int('RATE_LIMIT_SCALE', 1, 1, 1_000_000),
     authCacheSeconds: read.int('AUTH_CACHE_SECONDS', 5, 0, 300),
@@ -89,6 +96,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       prefix: queuePrefix,
     },
   };
+  if (config.bullBoardWritable && !operator) read.problem('BULL_BOARD_WRITABLE needs OPERATOR_USER and OPERATOR_PASSWORD');
   read.done();
   return config;
 }

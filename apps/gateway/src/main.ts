@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import { createRootLogger, framesOf } from '@ppfile/infra';
 import { createGatewayApp } from './app.factory';
 import { ConfigError, loadGatewayConfig } from './config';
 
@@ -10,9 +11,11 @@ async function bootstrap(): Promise<void> {
   new Logger('gateway').log(`ppfile gateway listening on ${config.publicBaseUrl} (API /v1, docs ${config.publicBaseUrl}/docs)`);
 }
 
-bootstrap().catch((e: Error) => {
-  // A configuration mistake is a one-line explanation, not a stack trace.
-  if (e instanceof ConfigError) console.error(`ppfile gateway: ${e.message}`);
-  else console.error(`ppfile gateway: failed to start: ${e.name}: ${e.message}`);
+bootstrap().catch((e: Error & { code?: string; port?: number }) => {
+  // One JSON line naming the problem (every configuration problem at once), never a value.
+  const logger = createRootLogger({ app: 'gateway', level: 'info' });
+  if (e instanceof ConfigError) logger.fatal({ type: 'config' }, `ppfile gateway: ${e.message}`);
+  else if (e.code === 'EADDRINUSE') logger.fatal({ type: 'port' }, `ppfile gateway: port ${e.port ?? ''} is already in use (PORT)`);
+  else logger.fatal({ err_name: e.name, frames: framesOf(e.stack ?? '') }, `ppfile gateway: failed to start: ${e.name}`);
   process.exit(1);
 });

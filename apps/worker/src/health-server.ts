@@ -1,13 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { HealthChecks, readinessAnswer } from '@ppfile/infra';
+import { HealthChecks, Metrics, readinessAnswer } from '@ppfile/infra';
 import { WORKER_CONFIG, type WorkerConfig } from './config';
 
 /**
- * The worker's small HTTP port (WORKER_HTTP_PORT, API.md §13): `/health/live` (the process runs) and
+ * The worker's small HTTP port (WORKER_HTTP_PORT, API.md §13): `/health/live` (the process runs),
  * `/health/ready` (PostgreSQL, Redis and the object store answer; else 503 naming the ones down),
- * for the probes of an orchestrator. No API here.
+ * for the probes of an orchestrator, and `/metrics` (Prometheus text) for its scraper. No API here;
+ * the port is meant for the cluster's network, not the internet.
  */
 @Injectable()
 export class HealthServer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -17,6 +18,7 @@ export class HealthServer implements OnApplicationBootstrap, OnApplicationShutdo
   constructor(
     @Inject(HealthChecks) private readonly checks: HealthChecks,
     @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
+    @Inject(Metrics) private readonly metrics: Metrics,
   ) {}
 
   /** The port actually bound (WORKER_HTTP_PORT=0 picks a free one). */
@@ -32,6 +34,16 @@ export class HealthServer implements OnApplicationBootstrap, OnApplicationShutdo
       };
       const url = (req.url ?? '').split('?')[0];
       if (req.method !== 'GET') return send(405, { status: 'method not allowed' });
+      if (url === '/metrics') {
+        void this.metrics.exposition().then(
+          ({ contentType, text }) => {
+            res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
+            res.end(text);
+          },
+          () => send(500, { status: 'metrics could not be collected' }),
+        );
+        return;
+      }
       if (url === '/health/live') return send(200, { status: 'ok' });
       if (url === '/health/ready') {
         void this.checks.readiness().then((r) => {
@@ -47,7 +59,7 @@ export class HealthServer implements OnApplicationBootstrap, OnApplicationShutdo
       server.listen(this.config.httpPort, '0.0.0.0', () => resolve());
     });
     this.server = server;
-    this.logger.log(`health on port ${this.port} (/health/live, /health/ready)`);
+    this.logger.log(`health on port ${this.port} (/health/live, /health/ready, /metrics)`);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import { JOB_NAMES, MAX_STALLED_COUNT, QUEUE_NAME, retryDelayMs, type JobName } from '@ppfile/jobs';
-import { redisOptions } from '@ppfile/infra';
+import { HealthChecks, Metrics, redisOptions, ROOT_LOGGER, type JobOutcome, type RootLogger } from '@ppfile/infra';
 import { WORKER_CONFIG, type WorkerConfig } from './config';
 import { PROCESSORS, type Processor } from './processors/processor';
 
@@ -22,6 +22,9 @@ export class QueueWorker implements OnApplicationBootstrap, BeforeApplicationShu
   constructor(
     @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
     @Inject(PROCESSORS) processors: Processor[],
+    @Inject(Metrics) private readonly metrics: Metrics,
+    @Inject(HealthChecks) private readonly health: HealthChecks,
+    @Inject(ROOT_LOGGER) private readonly log: RootLogger,
   ) {
     for (const p of processors) this.byName.set(p.name, p);
     const missing = JOB_NAMES.filter((name) => !this.byName.has(name));
@@ -38,14 +41,11 @@ export class QueueWorker implements OnApplicationBootstrap, BeforeApplicationShu
       maxStalledCount: MAX_STALLED_COUNT,
       settings: { backoffStrategy: (attemptsMade: number) => retryDelayMs(attemptsMade) },
     });
+    this.worker.on('completed', (job, result) => this.record(job, 'completed', result));
     this.worker.on('failed', (job, err) => void this.onFailed(job, err));
-    let reported = 0;
-    this.worker.on('error', (err) => {
-      // One line per outage, not one per reconnection attempt.
-      if (Date.now() - reported < 30_000) return;
-      reported = Date.now();
-      this.logger.warn(`queue connection error: ${(err as NodeJS.ErrnoException).code ?? err.name}`);
-    });
+    // A connection error is not logged per reconnection attempt: the health checks look and log
+    // once what is down, and once when it is back.
+    this.worker.on('error', () => this.health.suspect());
     await this.worker.waitUntilReady();
     this.logger.log(`processing queue "${QUEUE_NAME}" (${JOB_NAMES.join(', ')}), concurrency ${this.config.concurrency}`);
   }
@@ -68,17 +68,45 @@ export class QueueWorker implements OnApplicationBootstrap, BeforeApplicationShu
     return processor.process(job as Job<never>);
   }
 
+  /**
+   * One job line per attempt that ends (file id, rows, duration, outcome) and its metrics. Only ids,
+   * counts and the error's class are logged: a job's data or error message could quote a request.
+   */
+  private record(job: Job, outcome: JobOutcome, result?: unknown, err?: Error): void {
+    const seconds = job.processedOn && job.finishedOn ? Math.max(0, job.finishedOn - job.processedOn) / 1000 : undefined;
+    this.metrics.jobs.inc({ name: job.name, outcome });
+    if (seconds !== undefined) this.metrics.jobDuration.observe({ name: job.name, outcome }, seconds);
+    const r = (result ?? {}) as { rows?: unknown; rows_total?: unknown; expired?: unknown };
+    const rows = typeof r.rows === 'number' ? r.rows : typeof r.rows_total === 'number' ? r.rows_total : undefined;
+    const data = job.data as { fileId?: unknown };
+    this.log[outcome === 'completed' ? 'info' : 'warn'](
+      {
+        type: 'job',
+        job: job.name,
+        job_id: job.id,
+        file_id: typeof data.fileId === 'string' ? data.fileId : undefined,
+        rows,
+        expired: typeof r.expired === 'number' ? r.expired : undefined,
+        attempt: job.attemptsMade,
+        duration_ms: seconds === undefined ? undefined : Math.round(seconds * 1000),
+        outcome,
+        error: err?.name,
+      },
+      'job',
+    );
+  }
+
   /** A job that has failed for good (attempts spent or stalled too often) gets its processor's cleanup. */
   private async onFailed(job: Job | undefined, err: Error): Promise<void> {
     if (!job) return;
-    // Only the job's class and name are logged: its error message could quote a request.
-    this.logger.warn(`job ${job.name} ${job.id} attempt ${job.attemptsMade} failed: ${err.name}`);
+    let final = job.attemptsMade >= (job.opts.attempts ?? 1) || /stalled/i.test(err.message);
+    if (!final) final = await job.getState().then((state) => state === 'failed', () => false);
+    this.record(job, final ? 'failed' : 'retried', undefined, err);
+    if (!final) return;
     try {
-      const final = job.attemptsMade >= (job.opts.attempts ?? 1) || /stalled/i.test(err.message) || (await job.getState()) === 'failed';
-      if (!final) return;
       await this.byName.get(job.name as JobName)?.failed?.(job as Job<never>, err);
     } catch (e) {
-      this.logger.warn(`cleanup of job ${job.id} failed: ${(e as Error).name}`);
+      this.logger.warn({ job_id: job.id, err_name: (e as Error).name }, 'cleanup of a failed job failed');
     }
   }
 }

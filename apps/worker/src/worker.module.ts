@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { InfraModule } from '@ppfile/infra';
+import { InfraModule, type RootLogger } from '@ppfile/infra';
 import { WORKER_CONFIG, type WorkerConfig } from './config';
 import { HealthServer } from './health-server';
 import { GenerateProcessor } from './processors/generate.processor';
@@ -14,10 +14,10 @@ const PROCESSOR_CLASSES = [GenerateProcessor, ValidateFileProcessor, SweepProces
 /** The worker process: the shared infrastructure (libs/infra), the processors of libs/jobs' job names and the reconciler. */
 @Module({})
 export class WorkerModule {
-  static forRoot(config: WorkerConfig): DynamicModule {
+  static forRoot(config: WorkerConfig, logger: RootLogger): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [InfraModule.forRoot({ services: config, databasePoolMax: config.databasePoolMax })],
+      imports: [InfraModule.forRoot({ services: config, databasePoolMax: config.databasePoolMax, logger })],
       providers: [
         { provide: WORKER_CONFIG, useValue: config },
         ...PROCESSOR_CLASSES,

@@ -18,8 +18,67 @@ describe('EnvReader', () => {
       payloadEncryptionKey: key,
       processingLeaseSeconds: 600,
       shutdownGraceSeconds: 25,
+      logLevel: 'info',
     });
     expect(() => read.done()).not.toThrow();
+  });
+
+  it('names every problem at once: LOG_LEVEL, a Redis or PostgreSQL URL of another scheme, QUEUE_PREFIX', () => {
+    const read = new EnvReader({
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_ACCESS_KEY: 'a',
+      S3_SECRET_KEY: 'b',
+      PAYLOAD_ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
+      LOG_LEVEL: 'loud',
+      REDIS_URL: 'http://127.0.0.1:6379',
+      DATABASE_URL: 'mysql://x',
+      QUEUE_PREFIX: 'a b',
+    });
+    read.services();
+    let message = '';
+    try {
+      read.done();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
+    expect(message).toMatch(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(message).toMatch(/DATABASE_URL must be a postgresql:\/\/ URL/);
+    expect(message).toMatch(/QUEUE_PREFIX must be letters, digits/);
+  });
+
+  it('accepts rediss:// (TLS) and a log level in capitals', () => {
+    const read = new EnvReader({
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_ACCESS_KEY: 'a',
+      S3_SECRET_KEY: 'b',
+      PAYLOAD_ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
+      LOG_LEVEL: 'WARN',
+      REDIS_URL: 'rediss://:pw@cache.example:6380',
+    });
+    expect(read.services()).toMatchObject({ redisUrl: 'rediss://:pw@cache.example:6380', logLevel: 'warn' });
+    expect(() => read.done()).not.toThrow();
+  });
+
+  it.each([
+    ['', false],
+    ['false', false],
+    ['true', true],
+    ['2', 2],
+    ['loopback', ['loopback']],
+    ['10.0.0.0/8, 192.168.1.4, loopback', ['10.0.0.0/8', '192.168.1.4', 'loopback']],
+    ['fd00::/8', ['fd00::/8']],
+  ])('TRUST_PROXY=%j is %j (Express trust proxy)', (raw, expected) => {
+    const read = new EnvReader({ TRUST_PROXY: raw });
+    expect(read.trustProxy()).toEqual(expected);
+    expect(() => read.done()).not.toThrow();
+  });
+
+  it.each(['proxy.example', '10.0.0.0/40', '1.2.3', 'loopback,,nginx'])('TRUST_PROXY=%j is refused, naming the entry', (raw) => {
+    const read = new EnvReader({ TRUST_PROXY: raw });
+    read.trustProxy();
+    expect(() => read.done()).toThrow(/TRUST_PROXY must be true, false, a number of hops/);
   });
 
   it('requires a 32-byte payload encryption key', () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 
 /** A configuration mistake: the process refuses to start with a one-line explanation. */
@@ -16,7 +17,16 @@ export interface ServicesConfig {
   processingLeaseSeconds: number;
   /** How long SIGTERM waits for the requests or jobs in flight (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceSeconds: number;
+  /** Lowest level of the JSON log lines (LOG_LEVEL). */
+  logLevel: LogLevelName;
 }
+
+export const LOG_LEVEL_NAMES = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevelName = (typeof LOG_LEVEL_NAMES)[number];
+
+/** Express `trust proxy`: off, every proxy, a number of hops, or a list of addresses, subnets and names. */
+export type TrustProxy = boolean | number | string[];
+const TRUST_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /**
  * Reads an environment once, at boot, collecting every problem so that the error names them all.
@@ -29,6 +39,89 @@ export class EnvReader {
 
   string(name: string, fallback = ''): string {
     return this.env[name] || fallback;
+  }
+
+  /** One of `allowed` (case-insensitive). */
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = raw.toLowerCase() as T;
+    if (!allowed.includes(value)) this.problems.push(`${name} must be one of ${allowed.join(', ')}`);
+    return allowed.includes(value) ? value : fallback;
+  }
+
+  /** true/false (also 1/0, yes/no). */
+  bool(name: string, fallback: boolean): boolean {
+    const raw = (this.env[name] ?? '').toLowerCase();
+    if (raw === '') return fallback;
+    if (['true', '1', 'yes'].includes(raw)) return true;
+    if (['false', '0', 'no'].includes(raw)) return false;
+    this.problems.push(`${name} must be true or false`);
+    return fallback;
+  }
+
+  /** Two variables that go together: both set, or neither (then null). */
+  pair(a: string, b: string): [string, string] | null {
+    const x = this.env[a] ?? '';
+    const y = this.env[b] ?? '';
+    if (!x && !y) return null;
+    if (!x || !y) {
+      this.problems.push(`${a} and ${b} go together: set both or neither`);
+      return null;
+    }
+    return [x, y];
+  }
+
+  /** TRUST_PROXY in Express's `trust proxy` syntax; off by default (X-Forwarded-For ignored). */
+  trustProxy(name = 'TRUST_PROXY'): TrustProxy {
+    const raw = (this.env[name] ?? '').trim();
+    if (raw === '' || raw.toLowerCase() === 'false' || raw.toLowerCase() === 'off') return false;
+    if (raw.toLowerCase() === 'true') return true;
+    if (/^\d+$/.test(raw)) return Number(raw);
+    const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+    const bad = entries.filter((e) => {
+      if (TRUST_NAMES.has(e)) return false;
+      const [address, bits, ...more] = e.split('/');
+      if (more.length || !address || !isIP(address)) return true;
+      return bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
+    });
+    if (bad.length) {
+      this.problems.push(`${name} must be true, false, a number of hops, or addresses/subnets/loopback/linklocal/uniquelocal separated by commas (not: ${bad.join(', ')})`);
+    }
+    return entries;
+  }
+
+  /** A string that must match `pattern`. */
+  matching(name: string, fallback: string, pattern: RegExp, what: string): string {
+    const value = this.string(name, fallback);
+    if (!pattern.test(value)) this.problems.push(`${name} must be ${what}`);
+    return value;
+  }
+
+  /** A Redis URL: redis:// or rediss:// (TLS). */
+  redisUrl(name: string, fallback: string): string {
+    const raw = this.string(name, fallback);
+    let ok = false;
+    try {
+      ok = ['redis:', 'rediss:'].includes(new URL(raw).protocol);
+    } catch {
+      ok = false;
+    }
+    if (!ok) this.problems.push(`${name} must be a redis:// or rediss:// URL`);
+    return raw;
+  }
+
+  /** A PostgreSQL URL. */
+  postgresUrl(name: string, fallback: string): string {
+    const raw = this.string(name, fallback);
+    let ok = false;
+    try {
+      ok = ['postgresql:', 'postgres:'].includes(new URL(raw).protocol);
+    } catch {
+      ok = false;
+    }
+    if (!ok) this.problems.push(`${name} must be a postgresql:// URL`);
+    return raw;
   }
 
   int(name: string, fallback: number, min: number, max: number): number {
@@ -58,15 +151,16 @@ export class EnvReader {
 
   services(): ServicesConfig {
     return {
-      databaseUrl: this.string('DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/ppfile'),
-      redisUrl: this.string('REDIS_URL', 'redis://127.0.0.1:6379'),
+      databaseUrl: this.postgresUrl('DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/ppfile'),
+      redisUrl: this.redisUrl('REDIS_URL', 'redis://127.0.0.1:6379'),
       s3: this.s3(),
       referenceDataDir: this.env.PPFILE_REFERENCE_DATA ? path.resolve(this.env.PPFILE_REFERENCE_DATA) : null,
       // The prefix of every Redis key of the service: the same for the gateways and workers sharing a Redis.
-      queuePrefix: this.string('QUEUE_PREFIX', 'bull'),
+      queuePrefix: this.matching('QUEUE_PREFIX', 'bull', /^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ".", "_" or "-" (at most 64)'),
       payloadEncryptionKey: this.payloadKey(),
       processingLeaseSeconds: this.int('PROCESSING_LEASE_SECONDS', 600, 1, 7 * 86400),
       shutdownGraceSeconds: this.int('SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
+      logLevel: this.oneOf('LOG_LEVEL', LOG_LEVEL_NAMES, 'info'),
     };
   }
 
@@ -76,6 +170,11 @@ export class EnvReader {
     if (!raw) this.problems.push('PAYLOAD_ENCRYPTION_KEY is required (32 bytes, base64; `npm start` makes a local one)');
     else if (key.length !== 32) this.problems.push('PAYLOAD_ENCRYPTION_KEY must be 32 bytes encoded in base64 (e.g. `openssl rand -base64 32`)');
     return key;
+  }
+
+  /** A problem found by the app's own checks (two settings that contradict each other). */
+  problem(text: string): void {
+    this.problems.push(text);
   }
 
   /** Throws ConfigError naming every problem found. */

@@ -145,6 +145,12 @@ export class FileStore {
     return count === 1;
   }
 
+  /** How many records are in each state (`processing`, `available`, …), for the metrics gauge. */
+  async countByStatus(): Promise<Record<string, number>> {
+    const groups = await this.prisma.fileRecord.groupBy({ by: ['status'], _count: { _all: true } });
+    return Object.fromEntries(groups.map((g) => [fromDbStatus(g.status), g._count._all]));
+  }
+
   /** Processing files, least recently alive first (index files_status_progress_at_idx). */
   async listProcessing(limit: number, aliveBefore?: Date): Promise<FileRecord[]> {
     const rows = await this.prisma.fileRecord.findMany({

@@ -22,6 +22,12 @@ export interface LedgerMonth {
 /** Live units count against the plan's quota; test rows against the month's test allowance (API.md §10). */
 export type LedgerMode = 'live' | 'test';
 
+/** What a commit kept: the units (or test rows) now counted for good, for the process's metrics. */
+export interface CommittedUnits {
+  mode: LedgerMode;
+  units: number;
+}
+
 /**
  * The units ledger (API.md §10): every accepted request holds one reservation that is committed
  * (the file exists, the rows were analysed) or released (nothing came out) exactly once. Each
@@ -79,13 +85,13 @@ export class UnitLedger {
 
   /**
    * reserved → committed, keeping `keep` of the units (all when absent) and giving the rest back.
-   * False when the reservation was already committed or released.
+   * Null when the reservation was already committed or released.
    */
-  async commit(where: { reservationId: string } | { fileId: string }, keep?: number, db: Db = this.prisma): Promise<boolean> {
+  async commit(where: { reservationId: string } | { fileId: string }, keep?: number, db: Db = this.prisma): Promise<CommittedUnits | null> {
     const now = this.clock().toISOString();
     const byId = 'reservationId' in where ? where.reservationId : null;
     const byFile = 'fileId' in where ? where.fileId : null;
-    const rows = await db.$queryRaw<{ id: string }[]>`
+    const rows = await db.$queryRaw<{ mode: 'LIVE' | 'TEST'; units: number }[]>`
       WITH old AS (
         SELECT "id", "units" FROM "unit_reservations"
          WHERE "state" = 'RESERVED' AND ("id" = ${byId}::text OR "file_id" = ${byFile}::text)
@@ -96,7 +102,7 @@ export class UnitLedger {
                "updated_at" = ${now}::timestamp(3)
           FROM old
          WHERE r."id" = old."id" AND r."state" = 'RESERVED'
-        RETURNING r."id", r."organization_id", r."month", r."mode", old."units" - r."units" AS "back"
+        RETURNING r."id", r."organization_id", r."month", r."mode", r."units", old."units" - r."units" AS "back"
       ), counter AS (
         UPDATE "usage_counters" c
            SET "used" = GREATEST(c."used" - CASE WHEN done."mode" = 'LIVE' THEN done."back" ELSE 0 END, 0),
@@ -106,8 +112,9 @@ export class UnitLedger {
          WHERE c."organization_id" = done."organization_id" AND c."month" = done."month" AND done."back" > 0
         RETURNING c."used"
       )
-      SELECT "id" FROM done`;
-    return rows.length === 1;
+      SELECT "mode", "units" FROM done`;
+    const done = rows[0];
+    return rows.length === 1 && done ? { mode: done.mode === 'TEST' ? 'test' : 'live', units: Number(done.units) } : null;
   }
 
   /** reserved → released: the units go back to the month's counter. False when already settled. */

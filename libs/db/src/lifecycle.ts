@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from './generated/prisma/client';
 import type { FileRecord, FileResult, FileStore, NewFileRecord } from './files';
-import type { UnitLedger } from './ledger';
+import type { CommittedUnits, UnitLedger } from './ledger';
 import type { JobPayloadStore, SealedPayload } from './payloads';
 
 /**
@@ -28,25 +28,32 @@ export class LifecycleStore {
     });
   }
 
-  /** processing → available, its units committed and its payload deleted, at once. */
-  async finishAvailable(id: string, file: FileResult & { objectKey: string; expiresAt: Date }): Promise<boolean> {
+  /**
+   * processing → available, its units committed and its payload deleted, at once. Null when the
+   * record was no longer processing; else what was committed (null units for an uncounted file).
+   */
+  async finishAvailable(id: string, file: FileResult & { objectKey: string; expiresAt: Date }): Promise<{ committed: CommittedUnits | null } | null> {
     return this.prisma.$transaction(async (tx) => {
-      if (!(await this.files.markAvailable(id, file, tx))) return false;
-      await this.ledger.commit({ fileId: id }, undefined, tx);
+      if (!(await this.files.markAvailable(id, file, tx))) return null;
+      const committed = await this.ledger.commit({ fileId: id }, undefined, tx);
       await this.payloads.remove(id, tx);
-      return true;
+      return { committed };
     });
   }
 
   /** A `store: false` file: its record is created finished and its units committed, at once. */
-  async recordNotStored(record: NewFileRecord & { id: string }, reservationId: string | null): Promise<FileRecord> {
+  async recordNotStored(
+    record: NewFileRecord & { id: string },
+    reservationId: string | null,
+  ): Promise<{ record: FileRecord; committed: CommittedUnits | null }> {
     return this.prisma.$transaction(async (tx) => {
       const created = await this.files.createFileRecord({ ...record, status: 'not_stored' }, tx);
+      let committed: CommittedUnits | null = null;
       if (reservationId) {
         await this.ledger.attachFile(reservationId, record.id, tx);
-        await this.ledger.commit({ reservationId }, undefined, tx);
+        committed = await this.ledger.commit({ reservationId }, undefined, tx);
       }
-      return created;
+      return { record: created, committed };
     });
   }
 

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { PrismaClient } from '@ppfile/db';
 import type { ObjectStorage } from '@ppfile/storage';
+import type { DependencyLog, DependencyName } from './observability/dependency-log';
 
 export type Dependency = 'database' | 'redis' | 'storage';
 
@@ -13,6 +14,9 @@ export interface Readiness {
 
 /** How long each dependency has to answer a readiness check. */
 export const READINESS_TIMEOUT_MS = 1500;
+/** While a dependency is down, how often it is asked again (so that its return is logged). */
+const RECHECK_MS = 5000;
+const LOG_NAME: Record<Dependency, DependencyName> = { database: 'postgres', redis: 'redis', storage: 's3' };
 
 function within<T>(ms: number, work: Promise<T>): Promise<T> {
   return Promise.race([work, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
@@ -23,28 +27,50 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
  * asked something cheap, in parallel, with a short timeout; the answer names what is down.
  */
 export class HealthChecks {
+  private watching = false;
+
   constructor(
-    private readonly deps: { prisma: PrismaClient; redis: Redis; storage: ObjectStorage },
+    private readonly deps: { prisma: PrismaClient; redis: Redis; storage: ObjectStorage; log?: DependencyLog },
     private readonly timeoutMs = READINESS_TIMEOUT_MS,
   ) {}
 
   async readiness(): Promise<Readiness> {
-    const probe = async (work: () => Promise<unknown>): Promise<'up' | 'down'> => {
+    const probe = async (dependency: Dependency, work: () => Promise<unknown>): Promise<'up' | 'down'> => {
       try {
         const ok = await within(this.timeoutMs, work());
-        return ok === false ? 'down' : 'up';
-      } catch {
+        if (ok === false) throw new Error('no answer');
+        this.deps.log?.answered(LOG_NAME[dependency]);
+        return 'up';
+      } catch (e) {
+        this.deps.log?.failed(LOG_NAME[dependency], e, 'readiness');
         return 'down';
       }
     };
     const [database, redis, storage] = await Promise.all([
-      probe(() => this.deps.prisma.$queryRaw`SELECT 1`),
-      probe(() => this.deps.redis.ping()),
-      probe(() => this.deps.storage.ping()),
+      probe('database', () => this.deps.prisma.$queryRaw`SELECT 1`),
+      probe('redis', () => this.deps.redis.ping()),
+      probe('storage', () => this.deps.storage.ping()),
     ]);
     const checks = { database, redis, storage };
     const down = (Object.keys(checks) as Dependency[]).filter((k) => checks[k] === 'down');
     return { ready: down.length === 0, checks, down };
+  }
+
+  /**
+   * A client reported an error that may mean a dependency is down (a request's 503, a Redis
+   * reconnection): check all three now and, while one is down, every 5 s, so that the log says
+   * once what went down and once when it is back — not once per failed request or retry.
+   */
+  suspect(): void {
+    if (this.watching) return;
+    this.watching = true;
+    const round = (): void => {
+      void this.readiness().then((r) => {
+        if (r.ready) this.watching = false;
+        else setTimeout(round, RECHECK_MS).unref();
+      });
+    };
+    round();
   }
 }
 

@@ -8,4 +8,7 @@ export * from './dependency-errors';
 export * from './health';
 export * from './infra.module';
 export * from './job-queue';
+export * from './observability/dependency-log';
+export * from './observability/logger';
+export * from './observability/metrics';
 export * from './redis';

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { ServicesConfig } from '@ppfile/config';
 import {
@@ -22,10 +22,15 @@ import { Clock, SystemClock } from './clock';
 import { HealthChecks } from './health';
 import { JobQueue } from './job-queue';
 import { createRedis } from './redis';
+import { DependencyLog } from './observability/dependency-log';
+import type { RootLogger } from './observability/logger';
+import { Metrics } from './observability/metrics';
 
 /** Every store over the process's one Prisma client (libs/db createStores). */
 export const STORES = Symbol('Stores');
 export const INFRA_OPTIONS = Symbol('InfraOptions');
+/** The process's pino logger (JSON lines), for access and job lines; Nest's Logger writes through it too. */
+export const ROOT_LOGGER = Symbol('RootLogger');
 
 export interface InfraOptions {
   services: ServicesConfig;
@@ -33,18 +38,8 @@ export interface InfraOptions {
   databasePoolMax: number;
   /** Tests move time by hand; production uses the system clock. */
   clock?: Clock;
-}
-
-/** One line when a dependency starts failing, not one per reconnection attempt (ioredis retries every 2 s). */
-class OutageLog {
-  private readonly logger = new Logger('dependencies');
-  private last = 0;
-  report(what: string, e: Error): void {
-    const now = Date.now();
-    if (now - this.last < 30_000) return;
-    this.last = now;
-    this.logger.warn(`${what} unreachable (${(e as NodeJS.ErrnoException).code ?? e.name}); retrying`);
-  }
+  /** The process's logger (createRootLogger), built before Nest so that boot lines are JSON too. */
+  logger: RootLogger;
 }
 
 /** Closes the process-wide clients last, after the app's own shutdown hooks (the worker closes first). */
@@ -83,7 +78,6 @@ const STORE_CLASSES = {
 export class InfraModule {
   static forRoot(options: InfraOptions): DynamicModule {
     const { services } = options;
-    const outages = new OutageLog();
     const storeProviders: Provider[] = (Object.keys(STORE_CLASSES) as (keyof Stores)[]).map((name) => ({
       provide: STORE_CLASSES[name],
       useFactory: (stores: Stores) => stores[name],
@@ -91,30 +85,43 @@ export class InfraModule {
     }));
     const providers: Provider[] = [
       { provide: INFRA_OPTIONS, useValue: options },
+      { provide: ROOT_LOGGER, useValue: options.logger },
+      { provide: DependencyLog, useValue: new DependencyLog(options.logger) },
       { provide: Clock, useValue: options.clock ?? new SystemClock() },
       { provide: PrismaClient, useFactory: () => createPrismaClient(services.databaseUrl, { poolMax: options.databasePoolMax }) },
       { provide: STORES, useFactory: (prisma: PrismaClient, clock: Clock) => createStores(prisma, () => clock.now()), inject: [PrismaClient, Clock] },
       ...storeProviders,
-      { provide: Redis, useFactory: () => createRedis(services.redisUrl, (e) => outages.report('redis', e)) },
+      // A client error (Redis reconnecting) makes the health checks look: the log says once what is down.
+      { provide: Redis, useFactory: () => createRedis(services.redisUrl) },
       { provide: ObjectStorage, useFactory: () => new ObjectStorage(services.s3) },
       { provide: ReferenceDirectory, useFactory: () => new ReferenceDirectory(services.referenceDataDir) },
       { provide: PayloadCipher, useFactory: () => new PayloadCipher(services.payloadEncryptionKey) },
       {
         provide: FileLifecycle,
-        useFactory: (stores: Stores, storage: ObjectStorage, cipher: PayloadCipher, clock: Clock) =>
-          new FileLifecycle({ stores, storage, cipher, now: () => clock.now() }),
-        inject: [STORES, ObjectStorage, PayloadCipher, Clock],
+        useFactory: (stores: Stores, storage: ObjectStorage, cipher: PayloadCipher, clock: Clock, metrics: Metrics) =>
+          new FileLifecycle({ stores, storage, cipher, now: () => clock.now(), onCommitted: (c) => metrics.committed(c) }),
+        inject: [STORES, ObjectStorage, PayloadCipher, Clock, Metrics],
       },
       {
         provide: JobQueue,
-        useFactory: (redis: Redis) =>
-          new JobQueue({ redisUrl: services.redisUrl, prefix: services.queuePrefix, redis, onError: (e) => outages.report('redis (queue)', e) }),
-        inject: [Redis],
+        useFactory: (redis: Redis, health: HealthChecks) =>
+          new JobQueue({ redisUrl: services.redisUrl, prefix: services.queuePrefix, redis, onError: () => health.suspect() }),
+        inject: [Redis, HealthChecks],
       },
       {
         provide: HealthChecks,
-        useFactory: (prisma: PrismaClient, redis: Redis, storage: ObjectStorage) => new HealthChecks({ prisma, redis, storage }),
-        inject: [PrismaClient, Redis, ObjectStorage],
+        useFactory: (prisma: PrismaClient, redis: Redis, storage: ObjectStorage, log: DependencyLog) => {
+          const health = new HealthChecks({ prisma, redis, storage, log });
+          redis.on('error', () => health.suspect());
+          return health;
+        },
+        inject: [PrismaClient, Redis, ObjectStorage, DependencyLog],
+      },
+      {
+        provide: Metrics,
+        useFactory: (queue: JobQueue, stores: Stores, health: HealthChecks) =>
+          new Metrics({ queueCounts: () => queue.counts(), fileCounts: () => stores.files.countByStatus(), readiness: () => health.readiness() }),
+        inject: [JobQueue, STORES, HealthChecks],
       },
       InfraShutdown,
     ];

@@ -48,6 +48,12 @@ export class JobQueue {
     return this.queue.getJobState(generateJobId(fileId));
   }
 
+  /** Jobs by state, for the metrics gauge (prioritized jobs wait too: BullMQ keeps them apart). */
+  async counts(): Promise<Record<'waiting' | 'active' | 'delayed' | 'failed', number>> {
+    const c = await this.queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
+    return { waiting: (c.waiting ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0 };
+  }
+
   /** Adds a generation again after its job was lost or spent its attempts (the reconciler, within the lease). */
   async requeueGenerate(fileId: string): Promise<void> {
     const job = await this.queue.getJob(generateJobId(fileId));

@@ -1,5 +1,5 @@
 import type { ErrorBody, FileSummary } from '@ppfile/contract';
-import type { FileRecord, NewFileRecord, Prisma, Stores } from '@ppfile/db';
+import type { CommittedUnits, FileRecord, NewFileRecord, Prisma, Stores } from '@ppfile/db';
 import type { GeneratedFile, Issue, Normalization } from '@ppfile/rules';
 import type { ObjectStorage } from '@ppfile/storage';
 import type { PayloadCipher } from './payload-cipher';
@@ -45,6 +45,8 @@ export interface FileLifecycleDeps {
   storage: ObjectStorage;
   cipher: PayloadCipher;
   now: () => Date;
+  /** Told once per reservation committed, after its transaction (the process's units metric). */
+  onCommitted?: (committed: CommittedUnits) => void;
 }
 
 /**
@@ -73,9 +75,13 @@ export class FileLifecycle {
   }
 
   /** A `store: false` file: recorded finished, its units committed (its bytes go back in the answer only). */
-  recordNotStored(input: { record: Omit<NewFileRecord, 'status'> & { id: string }; reservationId: string | null; file: GeneratedFile }): Promise<FileRecord> {
+  async recordNotStored(input: {
+    record: Omit<NewFileRecord, 'status'> & { id: string };
+    reservationId: string | null;
+    file: GeneratedFile;
+  }): Promise<FileRecord> {
     const { record, reservationId, file } = input;
-    return this.deps.stores.lifecycle.recordNotStored(
+    const done = await this.deps.stores.lifecycle.recordNotStored(
       {
         ...record,
         status: 'not_stored',
@@ -88,6 +94,8 @@ export class FileLifecycle {
       },
       reservationId,
     );
+    if (done.committed) this.deps.onCommitted?.(done.committed);
+    return done.record;
   }
 
   /**
@@ -108,6 +116,7 @@ export class FileLifecycle {
       expiresAt,
       outcome: outcomeOf(file) as unknown as Prisma.InputJsonValue,
     });
+    if (done?.committed) this.deps.onCommitted?.(done.committed);
     const final = (await this.deps.stores.files.getFileRecord(record.id)) ?? record;
     // The record failed meanwhile (its lease ran out): leave no object behind it.
     if (!done && final.status !== 'available') await this.removeObject(final);

@@ -5,19 +5,20 @@ import { ReferenceDataError } from './errors';
 import { importReferenceList } from './import';
 import { clearReferenceCache, loadReferenceLists } from './load';
 import { readManifest } from './manifest';
+import {
+  excerpt,
+  NEEDS_OFFICIAL_EXPORTS,
+  officialExport,
+  officialExportsDir,
+  SKIPPED_NOTE,
+} from './testing/official-exports';
 
 const SPEC = '2026-02';
 const REPO_REFERENCE_DATA = path.resolve(__dirname, '../../../reference-data');
-// The official exports used as fixtures are too big to commit; they live beside the repository.
-const SHARED = path.resolve(__dirname, '../../../../shared/reference-data');
-
-function shared(relative: string): string {
-  const file = path.join(SHARED, relative);
-  if (!fs.existsSync(file)) {
-    throw new Error(`fixture missing: ${file} (the shared reference data described in ${SHARED}/SOURCES.md)`);
-  }
-  return file;
-}
+// Excerpts of the official exports are committed (test/fixtures/official-exports); the complete files
+// are not, and the suite over them runs only when PPFILE_OFFICIAL_EXPORTS points at them.
+const withOfficialExports = officialExportsDir() !== null ? describe : describe.skip;
+if (officialExportsDir() === null) console.info(`libs/refdata/src/import.spec.ts: ${SKIPPED_NOTE}`);
 
 /** Every file of a directory tree with its bytes, to prove that a failed import changed nothing. */
 function snapshot(dir: string): Record<string, string> {
@@ -58,17 +59,13 @@ describe('importReferenceList', () => {
     throw new Error('importReferenceList did not throw');
   };
 
-  it('finds the shared fixtures', () => {
-    expect(fs.existsSync(SHARED)).toBe(true);
-  });
-
   describe('rome', () => {
-    it('reads the France Travail ROME 4.0 file as published (18,317 codes, both natures)', () => {
-      const file = shared('rome/unix_referentiel_competence_v460_utf8.csv');
+    it('reads the France Travail ROME 4.0 file as published (both natures, quoted labels with commas)', () => {
+      const file = excerpt('rome/unix_referentiel_competence_v460_utf8.csv');
       const report = importReferenceList({ list: 'rome', files: [file], dir: target, specVersion: SPEC });
       expect(report).toEqual({
         list: 'rome',
-        count: 18317,
+        count: 8,
         skipped: 0,
         complete: true,
         file: path.join(target, SPEC, 'rome.tsv'),
@@ -77,24 +74,35 @@ describe('importReferenceList', () => {
       });
       const lists = loadReferenceLists(target, SPEC);
       expect(lists.rome.complete).toBe(true);
-      expect(lists.rome.entries.size).toBe(18317);
-      for (const code of lists.rome.entries.keys()) expect(code).toMatch(/^\d{6}$/);
-      expect(lists.rome.entries.get('121885')).toBe(
-        "Appliquer les techniques de premiers secours en cas d'urgence",
-      );
+      expect([...lists.rome.entries]).toEqual([
+        ['100023', 'Abattre un arbre'],
+        [
+          '100069',
+          "Surveiller un espace naturel pour la prévention des risques d'accidents, de pollution, d'incendie",
+        ],
+        ['100240', 'Sécuriser un équipement, un périmètre'],
+        ['104292', 'Effectuer le suivi des réservations'], // a Macro-compétence
+        ['115650', "Assurer la protection des personnes en situation d'incident ou d'accident"],
+        ['121885', "Appliquer les techniques de premiers secours en cas d'urgence"],
+        ['300001', 'Mettre en oeuvre les actions de transformation nécessaires aux changements'], // Macro
+        [
+          '400635',
+          "Mettre en oeuvre les procédures d'alerte des secours et les autres mesures prédéfinies en cas d'incident",
+        ],
+      ]);
       const manifest = readManifest(target, SPEC);
-      expect(manifest.lists.rome).toMatchObject({ count: 18317, complete: true, version: 'v460' });
+      expect(manifest.lists.rome).toMatchObject({ count: 8, complete: true, version: 'v460' });
       expect(Date.parse(manifest.lists.rome.imported_at ?? '')).not.toBeNaN();
       const text = fs.readFileSync(report.file, 'utf8');
-      expect(text.split('\n')).toHaveLength(18318);
+      expect(text.split('\n')).toHaveLength(9);
       expect(text).not.toMatch(/\r|\t[^\n]*\t/);
 
-      // Same as the derived, sorted code,label file (labels with line breaks flattened on both sides).
+      // Same as the derived, sorted code,label file (CRLF, quotes only where needed).
       const derived = path.join(tmp, 'derived');
-      const other = shared('rome/competences_rome_v460.csv');
+      const other = excerpt('rome/competences_rome_v460.csv');
       expect(
         importReferenceList({ list: 'rome', files: [other], dir: derived, specVersion: SPEC }).count,
-      ).toBe(18317);
+      ).toBe(8);
       expect(new Map(loadReferenceLists(derived, SPEC).rome.entries)).toEqual(new Map(lists.rome.entries));
     });
 
@@ -110,28 +118,29 @@ describe('importReferenceList', () => {
   });
 
   describe('rs', () => {
-    it('reads the Certif Info open-data file (Windows-1252, Code_RS digits) → 1,430 RS codes', () => {
-      const file = shared('rs/opendata-certifinfo-01012025.csv');
+    it('reads the Certif Info open-data file (Windows-1252, Code_RS digits, rows without Code_RS skipped)', () => {
+      const file = excerpt('rs/opendata-certifinfo-01012025.csv');
       const report = importReferenceList({ list: 'rs', files: [file], dir: target, specVersion: SPEC });
-      // 10,178 rows: 1,439 carry a Code_RS (1,430 distinct), the other 8,739 are skipped.
-      expect(report).toMatchObject({ count: 1430, skipped: 8739, version: '2025-01-01' });
+      // 8 rows: 3 without a Code_RS are skipped; RS2754 appears twice (two Certif Info entries), first label kept.
+      expect(report).toMatchObject({ count: 4, skipped: 3, version: '2025-01-01', complete: true });
       const rs = loadReferenceLists(target, SPEC).rs;
-      expect(rs.entries.get('RS5635')).toBe(
-        "Habilitation pour l'accès à la profession de conducteur de taxi",
-      );
-      expect(rs.entries.get('RS6550')).toBe('CQP organiser les travaux sur cordes');
-      // Windows-1252 bytes 0x80-0x9F (œ, ’) decode to the real characters.
-      expect(rs.entries.get('RS5849')).toBe('Mettre en œuvre DevOps pour le cloud AWS');
-      for (const code of rs.entries.keys()) expect(code).toMatch(/^RS\d+$/);
+      expect([...rs.entries]).toEqual([
+        ['RS2754', 'Brevet national de pisteur secouriste option ski alpin 3ème degré'],
+        ['RS5635', "Habilitation pour l'accès à la profession de conducteur de taxi"],
+        // Windows-1252 bytes 0x80-0x9F (here œ, 0x9C) decode to the real characters.
+        ['RS5849', 'Mettre en œuvre DevOps pour le cloud AWS'],
+        ['RS6550', 'CQP organiser les travaux sur cordes'],
+      ]);
 
       // Same codes and labels as the UTF-8 derived file, which comes through another path (`,`, quotes).
       const derived = path.join(tmp, 'derived');
-      importReferenceList({
+      const again = importReferenceList({
         list: 'rs',
-        files: [shared('rs/rs_certifinfo_2025-01-01.csv')],
+        files: [excerpt('rs/rs_certifinfo_2025-01-01.csv')],
         dir: derived,
         specVersion: SPEC,
       });
+      expect(again).toMatchObject({ count: 4, skipped: 0 });
       expect(new Map(loadReferenceLists(derived, SPEC).rs.entries)).toEqual(new Map(rs.entries));
     });
 
@@ -157,35 +166,34 @@ describe('importReferenceList', () => {
         ['RS6550', 'CQP organiser les travaux sur cordes'],
       ]);
     });
-
-    it('reads the derived code,label file', () => {
-      const file = shared('rs/rs_certifinfo_2025-01-01.csv');
-      const report = importReferenceList({ list: 'rs', files: [file], dir: target, specVersion: SPEC });
-      expect(report).toMatchObject({ count: 1430, skipped: 0 });
-    });
   });
 
   describe('formacode', () => {
-    it('reads the Centre Inffo V14 file as published (BOM, ;, CRLF, typo-riche label) → 2,775', () => {
-      const file = shared('formacode/formacodes-v14.csv');
+    it('reads the Centre Inffo V14 file as published (BOM, ;, CRLF, quoted notes with line breaks, typo-riche label)', () => {
+      const file = excerpt('formacode/formacodes-v14.csv');
       const report = importReferenceList({
         list: 'formacode',
         files: [file],
         dir: target,
         specVersion: SPEC,
       });
-      expect(report).toMatchObject({ count: 2775, skipped: 0, version: 'v14' });
-      const fc = loadReferenceLists(target, SPEC).formacode;
-      expect(fc.entries.get('31054')).toBe('Informatique - Systèmes d’information et numérique');
-      expect(fc.entries.get('42829')).toBe('Sauvetage secourisme travail');
-      expect(fc.entries.get('13030')).toBe('Préparation examen concours fonction publique');
+      expect(report).toMatchObject({ count: 6, skipped: 0, version: 'v14', complete: true });
+      expect([...loadReferenceLists(target, SPEC).formacode.entries]).toEqual([
+        ['13030', 'Préparation examen concours fonction publique'],
+        ['15030', 'Calcul mise à niveau'],
+        ['15054', 'Développement professionnel et personnel'],
+        ['31054', 'Informatique - Systèmes d’information et numérique'],
+        ['42817', 'Réglementation santé sécurité travail'],
+        ['42829', 'Sauvetage secourisme travail'],
+      ]);
     });
 
-    it('merges V14 and the derived V13 file into their union (2,838), V14 labels first', () => {
-      const files = [shared('formacode/formacodes-v14.csv'), shared('formacode/formacode_v13.csv')];
+    it('merges V14 and the derived V13 file into their union, V14 labels first', () => {
+      const files = [excerpt('formacode/formacodes-v14.csv'), excerpt('formacode/formacode_v13.csv')];
       const report = importReferenceList({ list: 'formacode', files, dir: target, specVersion: SPEC });
+      // 6 V14 codes + 31088 and 46261, V13 only (13030 and 42829 are in both).
       expect(report).toMatchObject({
-        count: 2838,
+        count: 8,
         skipped: 0,
         source: 'formacodes-v14.csv, formacode_v13.csv',
         version: 'v14, v13',
@@ -193,6 +201,7 @@ describe('importReferenceList', () => {
       const fc = loadReferenceLists(target, SPEC).formacode;
       expect(fc.entries.get('42829')).toBe('Sauvetage secourisme travail');
       expect(fc.entries.get('46261')).toBe('SITE INTERNET POUR MOBILE');
+      expect(fc.entries.get('31088')).toBe('PROGRAMMATION');
     });
 
     it('strips the BOM and CRLF, skips the header and keeps leading zeros', () => {
@@ -223,7 +232,7 @@ describe('importReferenceList', () => {
 
   describe('nsf', () => {
     it('imports letter codes and keeps the 93 groups of the current list', () => {
-      const file = shared('nsf/nsf_codes_fins_observes.csv');
+      const file = excerpt('nsf/nsf_codes_fins_observes.csv');
       const report = importReferenceList({ list: 'nsf', files: [file], dir: target, specVersion: SPEC });
       expect(report).toMatchObject({ count: 99, skipped: 0, complete: true });
       const lists = loadReferenceLists(target, SPEC);
@@ -268,7 +277,7 @@ describe('importReferenceList', () => {
     });
 
     it('marks the list partial with partial: true', () => {
-      const file = shared('rome/unix_referentiel_competence_v460_utf8.csv');
+      const file = excerpt('rome/unix_referentiel_competence_v460_utf8.csv');
       const report = importReferenceList({
         list: 'rome',
         files: [file],
@@ -284,7 +293,7 @@ describe('importReferenceList', () => {
     it('makes the next load see the import (its cache entry is cleared)', () => {
       const before = loadReferenceLists(REPO_REFERENCE_DATA, SPEC);
       fs.cpSync(path.join(REPO_REFERENCE_DATA, SPEC), path.join(target, SPEC), { recursive: true });
-      expect(loadReferenceLists(target, SPEC).rome.entries.size).toBe(3);
+      expect(loadReferenceLists(target, SPEC).rome.entries.size).toBe(18317);
       const file = write('rome.csv', '100023,Abattre un arbre\n');
       importReferenceList({ list: 'rome', files: [file], dir: target, specVersion: SPEC });
       expect(loadReferenceLists(target, SPEC).rome.entries.size).toBe(1);
@@ -358,6 +367,96 @@ describe('importReferenceList', () => {
       );
       expect(err.message).toContain(path.join(target, SPEC, 'manifest.json'));
       expect(snapshot(target)).toEqual(before);
+    });
+  });
+
+  // The complete files as published (PPFILE_OFFICIAL_EXPORTS; docs/reference-data.md). The shipped ROME and
+  // Formacode lists were produced from them by this importer: re-importing gives the same bytes.
+  withOfficialExports(`complete official exports ${NEEDS_OFFICIAL_EXPORTS}`, () => {
+    const shippedText = (name: string) =>
+      fs.readFileSync(path.join(REPO_REFERENCE_DATA, SPEC, `${name}.tsv`), 'utf8');
+
+    it('ROME 4.0 v460 as published: 18,317 codes (both natures), the shipped rome.tsv', () => {
+      const file = officialExport('rome/unix_referentiel_competence_v460_utf8.csv');
+      const report = importReferenceList({ list: 'rome', files: [file], dir: target, specVersion: SPEC });
+      expect(report).toEqual({
+        list: 'rome',
+        count: 18317,
+        skipped: 0,
+        complete: true,
+        file: path.join(target, SPEC, 'rome.tsv'),
+        source: 'unix_referentiel_competence_v460_utf8.csv',
+        version: 'v460',
+      });
+      const lists = loadReferenceLists(target, SPEC);
+      expect(lists.rome.entries.size).toBe(18317);
+      for (const code of lists.rome.entries.keys()) expect(code).toMatch(/^\d{6}$/);
+      expect(lists.rome.entries.get('121885')).toBe(
+        "Appliquer les techniques de premiers secours en cas d'urgence",
+      );
+      const text = fs.readFileSync(report.file, 'utf8');
+      expect(text.split('\n')).toHaveLength(18318);
+      expect(text).not.toMatch(/\r|\t[^\n]*\t/);
+      expect(text).toBe(shippedText('rome'));
+
+      // Same as the derived, sorted code,label file.
+      const derived = path.join(tmp, 'derived');
+      const other = officialExport('rome/competences_rome_v460.csv');
+      expect(
+        importReferenceList({ list: 'rome', files: [other], dir: derived, specVersion: SPEC }).count,
+      ).toBe(18317);
+      expect(new Map(loadReferenceLists(derived, SPEC).rome.entries)).toEqual(new Map(lists.rome.entries));
+    });
+
+    it('Formacode V14 as published: 2,775 codes, the shipped formacode.tsv', () => {
+      const file = officialExport('formacode/formacodes-v14.csv');
+      const report = importReferenceList({
+        list: 'formacode',
+        files: [file],
+        dir: target,
+        specVersion: SPEC,
+      });
+      expect(report).toMatchObject({ count: 2775, skipped: 0, version: 'v14', complete: true });
+      const fc = loadReferenceLists(target, SPEC).formacode;
+      expect(fc.entries.get('31054')).toBe('Informatique - Systèmes d’information et numérique');
+      expect(fc.entries.get('42829')).toBe('Sauvetage secourisme travail');
+      expect(fc.entries.get('13030')).toBe('Préparation examen concours fonction publique');
+      expect(fs.readFileSync(report.file, 'utf8')).toBe(shippedText('formacode'));
+    });
+
+    it('Formacode V14 ∪ V13: 2,838 codes', () => {
+      const files = [
+        officialExport('formacode/formacodes-v14.csv'),
+        officialExport('formacode/formacode_v13.csv'),
+      ];
+      const report = importReferenceList({ list: 'formacode', files, dir: target, specVersion: SPEC });
+      expect(report).toMatchObject({ count: 2838, skipped: 0, version: 'v14, v13' });
+      expect(loadReferenceLists(target, SPEC).formacode.entries.get('46261')).toBe(
+        'SITE INTERNET POUR MOBILE',
+      );
+    });
+
+    it('Certif Info 01/01/2025 as published: 1,430 RS codes (8,739 rows without one), as the derived file', () => {
+      const file = officialExport('rs/opendata-certifinfo-01012025.csv');
+      const report = importReferenceList({ list: 'rs', files: [file], dir: target, specVersion: SPEC });
+      // 10,178 rows: 1,439 carry a Code_RS (1,430 distinct), the other 8,739 are skipped.
+      expect(report).toMatchObject({ count: 1430, skipped: 8739, version: '2025-01-01' });
+      const rs = loadReferenceLists(target, SPEC).rs;
+      expect(rs.entries.get('RS5635')).toBe(
+        "Habilitation pour l'accès à la profession de conducteur de taxi",
+      );
+      expect(rs.entries.get('RS5849')).toBe('Mettre en œuvre DevOps pour le cloud AWS');
+      for (const code of rs.entries.keys()) expect(code).toMatch(/^RS\d+$/);
+
+      const derived = path.join(tmp, 'derived');
+      const again = importReferenceList({
+        list: 'rs',
+        files: [officialExport('rs/rs_certifinfo_2025-01-01.csv')],
+        dir: derived,
+        specVersion: SPEC,
+      });
+      expect(again).toMatchObject({ count: 1430, skipped: 0 });
+      expect(new Map(loadReferenceLists(derived, SPEC).rs.entries)).toEqual(new Map(rs.entries));
     });
   });
 });

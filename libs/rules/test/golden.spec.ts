@@ -18,7 +18,8 @@ import { completeReferences, describeCsvDifference } from './support/reference-l
 
 const TODAY = 20261122;
 const GOLDEN_DIR = path.join(__dirname, 'golden');
-const ENUMS_DIR = path.resolve(__dirname, '../../../../shared/reference-data/enums');
+// The official column order, kept in the repository (test/fixtures/official-columns/README.md says where from).
+const COLUMNS_DIR = path.resolve(__dirname, '../../../test/fixtures/official-columns');
 const refs = completeReferences();
 
 interface Kind {
@@ -105,14 +106,10 @@ const KINDS: Kind[] = [
   },
 ];
 
-/** The official column order of shared/reference-data/enums/<type>_columns.csv (position,column,…). */
+/** The official column order of test/fixtures/official-columns/<type>_columns.csv (position,column,…). */
 function officialColumns(type: FileType): string[] {
-  const file = path.join(ENUMS_DIR, `${type}_columns.csv`);
-  if (!existsSync(file)) {
-    throw new Error(
-      `official column list not found: ${file} (expected the shared reference data beside the repository)`,
-    );
-  }
+  const file = path.join(COLUMNS_DIR, `${type}_columns.csv`);
+  if (!existsSync(file)) throw new Error(`official column list not found: ${file}`);
   const lines = readFileSync(file, 'utf8')
     .split(/\r?\n/)
     .filter((l) => l.trim() !== '');
@@ -128,7 +125,7 @@ function key(n: { field: string; column: string; rule: string }): string {
   return `${n.field} ${n.column} ${n.rule}`;
 }
 
-describe('official column tables (shared/reference-data/enums)', () => {
+describe('official column tables (test/fixtures/official-columns)', () => {
   it.each(['adf', 'jdr'] as const)(
     '%s: the library table has the official columns in the official order',
     (type) => {

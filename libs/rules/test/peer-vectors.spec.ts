@@ -1,6 +1,6 @@
 /**
  * Independent test vectors from public projects that produce Passeport de Prévention files
- * (shared/peer-fixtures, data only; see each ORIGIN.md). Where a peer's note and our contract
+ * (test/fixtures/peer-vectors, data only; see its README.md and each ORIGIN.md). Where a peer's note and our contract
  * differ, SERVICE.md / API.md decide: the expected values below are derived from them.
  */
 import { REQUEST_ERROR_STATUS } from '@ppfile/contract';
@@ -29,13 +29,13 @@ import {
   validBody,
 } from '@ppfile/rules/testing/fixtures';
 
-const PEERS = path.resolve(__dirname, '../../../../shared/peer-fixtures');
+const PEERS = path.resolve(__dirname, '../../../test/fixtures/peer-vectors');
 const TODAY = 20261122;
 
 function peerFile(...parts: string[]): string {
   const file = path.join(PEERS, ...parts);
   if (!existsSync(file))
-    throw new Error(`peer fixture not found: ${file} (expected shared/peer-fixtures beside the repository)`);
+    throw new Error(`peer fixture not found: ${file} (see test/fixtures/peer-vectors/README.md)`);
   return file;
 }
 

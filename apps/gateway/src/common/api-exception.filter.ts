@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiError, errorBody, REQUEST_ERROR_STATUS, type ErrorBody } from '@ppfile/contract';
-import { isDependencyDown } from '@ppfile/infra';
+import { framesOf, isDependencyDown } from '@ppfile/infra';
 import { RequestError, requestErrorMessage, type RequestErrorCode } from '@ppfile/rules';
 import type { GatewayRequest } from './request-context';
 
@@ -44,7 +44,8 @@ export function sendApiError(req: GatewayRequest, res: Response, exception: unkn
   } else if (isDependencyDown(exception)) {
     status = 503;
     if (!res.headersSent) res.setHeader('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
-    log('dependency down', exception, requestId);
+    // Not one line per failed request: the health checks look, and log once what is down.
+    (req.app?.locals as { onDependencyDown?: () => void } | undefined)?.onDependencyDown?.();
     body = errorBody({ code: 'SERVICE_UNAVAILABLE', message: requestErrorMessage('SERVICE_UNAVAILABLE', lang, {}) }, requestId);
   } else {
     status = 500;
@@ -55,18 +56,14 @@ export function sendApiError(req: GatewayRequest, res: Response, exception: unkn
     res.end();
     return;
   }
+  // For the access line and the refusals metric (common/access-log.ts).
+  res.locals.errorCode = body.error.code;
   res.status(status).json(body);
 }
 
 function log(what: string, error: unknown, requestId: string): void {
   const e = error as { name?: string; code?: unknown; stack?: string };
-  const frames = (e.stack ?? '')
-    .split('\n')
-    .filter((l) => l.trimStart().startsWith('at '))
-    .slice(0, 8)
-    .map((l) => l.trim())
-    .join(' | ');
-  logger.error(`${what} ${requestId}: ${e.name ?? typeof error}${e.code ? ` code=${String(e.code)}` : ''} ${frames}`);
+  logger.error({ request_id: requestId, err_name: e.name ?? typeof error, err_code: e.code === undefined ? undefined : String(e.code), frames: framesOf(e.stack ?? '') }, what);
 }
 
 /** Errors Nest or its middleware raise themselves (unknown route, multer's size limit, …). */

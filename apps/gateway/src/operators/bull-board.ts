@@ -5,12 +5,12 @@ import { ExpressAdapter } from '@bull-board/express';
 import type { NextFunction, Request, Response } from 'express';
 import type { GatewayConfig } from '../config';
 import { JobQueue } from '@ppfile/infra';
-import { operatorAuthFor } from './operator-auth';
+import type { RequestHandler } from 'express';
 
 export const BULL_BOARD_PATH = '/admin/queues';
 
 /** Bull Board at /admin/queues, behind operator authentication; read-only unless BULL_BOARD_WRITABLE. */
-export function mountBullBoard(app: INestApplication, config: GatewayConfig): void {
+export function mountBullBoard(app: INestApplication, config: GatewayConfig, operatorGate: RequestHandler): void {
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(BULL_BOARD_PATH);
   createBullBoard({
@@ -22,7 +22,7 @@ export function mountBullBoard(app: INestApplication, config: GatewayConfig): vo
   const router = serverAdapter.getRouter() as { disable(setting: string): void };
   // Bull Board is an express app of its own: it would announce itself again.
   router.disable('x-powered-by');
-  app.use(BULL_BOARD_PATH, operatorAuthFor(app, config), withoutExternalStylesheets, router);
+  app.use(BULL_BOARD_PATH, operatorGate, withoutExternalStylesheets, router);
 }
 
 /** A <link> to a stylesheet (or any resource) on another origin. */

@@ -24,12 +24,12 @@ export class GenerateProcessor implements Processor<'generate'> {
     @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
   ) {}
 
-  async process(job: Job<GenerateJobData>): Promise<{ status: string }> {
+  async process(job: Job<GenerateJobData>): Promise<{ status: string; rows?: number }> {
     const record = await this.files.getFileRecord(job.data.fileId);
     // A record that does not exist was never accepted (its transaction rolled back): nothing to do.
     if (!record) return { status: 'missing' };
     const final = await runGeneration(this.lifecycle, record, { references: (v) => this.references.lists(v), now: () => this.clock.now() });
-    return { status: final.status };
+    return { status: final.status, rows: final.rows };
   }
 
   /**

@@ -1,0 +1,61 @@
+import { ConfigError, loadGatewayConfig } from './config';
+
+const BASE = {
+  S3_ENDPOINT: 'http://127.0.0.1:9000',
+  S3_ACCESS_KEY: 'a',
+  S3_SECRET_KEY: 'b',
+  PAYLOAD_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+};
+
+function problems(env: Record<string, string>): string {
+  try {
+    loadGatewayConfig({ ...BASE, ...env });
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+  return '';
+}
+
+describe('gateway configuration (API.md §13)', () => {
+  it('defaults: trust proxy off, log level info, no operator pages, Bull Board read-only', () => {
+    const config = loadGatewayConfig(BASE);
+    expect(config).toMatchObject({ trustProxy: false, logLevel: 'info', operator: null, bullBoardWritable: false, port: 3000 });
+    expect(config.publicBaseUrl).toBe('http://localhost:3000');
+  });
+
+  it('operator credentials, BULL_BOARD_WRITABLE, TRUST_PROXY and LOG_LEVEL are read by the schema', () => {
+    const config = loadGatewayConfig({
+      ...BASE,
+      OPERATOR_USER: 'ops',
+      OPERATOR_PASSWORD: 'secret',
+      BULL_BOARD_WRITABLE: 'true',
+      TRUST_PROXY: '10.0.0.0/8',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      operator: { user: 'ops', password: 'secret' },
+      bullBoardWritable: true,
+      trustProxy: ['10.0.0.0/8'],
+      logLevel: 'debug',
+    });
+  });
+
+  it('fails at boot naming every problem at once', () => {
+    const message = problems({
+      OPERATOR_USER: 'ops',
+      BULL_BOARD_WRITABLE: 'maybe',
+      TRUST_PROXY: 'my-proxy',
+      LOG_LEVEL: 'chatty',
+      PORT: '99999',
+      REDIS_URL: 'tcp://x',
+    });
+    for (const name of ['OPERATOR_USER and OPERATOR_PASSWORD go together', 'BULL_BOARD_WRITABLE must be true or false', 'TRUST_PROXY', 'LOG_LEVEL', 'PORT', 'REDIS_URL']) {
+      expect(message).toContain(name);
+    }
+  });
+
+  it('a writable Bull Board needs operator credentials', () => {
+    expect(problems({ BULL_BOARD_WRITABLE: 'true' })).toContain('BULL_BOARD_WRITABLE needs OPERATOR_USER and OPERATOR_PASSWORD');
+  });
+});

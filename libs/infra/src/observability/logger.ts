@@ -1,0 +1,100 @@
+import type { LoggerService } from '@nestjs/common';
+import { pino, type DestinationStream, type Logger as Pino } from 'pino';
+import type { LogLevelName } from '@ppfile/config';
+
+export type RootLogger = Pino;
+
+/**
+ * The process's one logger: JSON lines on standard output (API.md §13 LOG_LEVEL), readable lines
+ * only when standard output is a terminal. Synchronous writes: a line written before a crash is
+ * not lost in a buffer. Fields that could carry a secret are censored wherever they appear, as a
+ * second line of defence: the code logs ids, counts, codes and durations, never values of a request.
+ */
+export function createRootLogger(options: { app: string; level: LogLevelName; destination?: DestinationStream }): RootLogger {
+  return pino(
+    {
+      level: options.level,
+      base: { app: options.app, pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: {
+        paths: ['authorization', 'password', 'secret', 'key', 'nir', '*.authorization', '*.password', '*.secret', '*.key', '*.nir'],
+        censor: '[redacted]',
+      },
+    },
+    options.destination ?? defaultDestination(),
+  );
+}
+
+function defaultDestination(): DestinationStream {
+  if (process.stdout.isTTY) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a person at a terminal
+    const pretty = require('pino-pretty') as (o: object) => DestinationStream;
+    return pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  }
+  return pino.destination({ dest: 1, sync: true });
+}
+
+type Level = 'info' | 'warn' | 'debug' | 'trace' | 'error' | 'fatal';
+
+/**
+ * Nest's logger over the root logger: every `new Logger(context)` of the apps writes one JSON line
+ * with its context. `logger.warn({ field }, 'message')` puts the fields on the line. An error or a
+ * stack keeps only its frames and class, since an error's first line could quote a value.
+ */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly root: RootLogger) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    this.write('info', message, rest);
+  }
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.write('warn', message, rest);
+  }
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.write('debug', message, rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.write('trace', message, rest);
+  }
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.write('fatal', message, rest);
+  }
+  error(message: unknown, ...rest: unknown[]): void {
+    this.write('error', message, rest);
+  }
+
+  private write(level: Level, message: unknown, rest: unknown[]): void {
+    const params = [...rest];
+    const isStack = (p: unknown): p is string => typeof p === 'string' && p.includes('\n    at ');
+    // A contextual Nest Logger passes its context last.
+    const last = params[params.length - 1];
+    const context = typeof last === 'string' && !isStack(last) ? (params.pop() as string) : undefined;
+    const fields: Record<string, unknown> = { context };
+    let text: string | undefined;
+    for (const p of params) {
+      if (isStack(p)) fields.frames = framesOf(p);
+      else if (typeof p === 'string') text = p;
+      else if (p && typeof p === 'object') Object.assign(fields, p);
+    }
+    if (message instanceof Error) {
+      fields.err_name = message.name;
+      fields.frames = framesOf(message.stack ?? '');
+      this.root[level](fields, text ?? 'error');
+    } else if (message !== null && typeof message === 'object') {
+      this.root[level]({ ...fields, ...(message as object) }, text ?? context ?? '');
+    } else {
+      this.root[level](fields, String(message));
+    }
+  }
+}
+
+/** The `at …` lines of a stack, joined: where an error happened, without its message. */
+export function framesOf(stack: string): string {
+  return stack
+    .split('\n')
+    .filter((l) => l.trimStart().startsWith('at '))
+    .slice(0, 8)
+    .map((l) => l.trim())
+    .join(' | ');
+}

@@ -1,0 +1,180 @@
+/**
+ * What an operator sees of a running ppfile (API.md §13): one JSON access line per request and one
+ * line per job, Prometheus metrics on the gateway (behind the operator credentials) and on the
+ * worker's port, and dependency errors logged once per change of state. Real PostgreSQL, Redis and
+ * S3 endpoint; a private redis-server for the outage.
+ */
+import type { INestApplicationContext } from '@nestjs/common';
+import request from 'supertest';
+import { validBody } from '@ppfile/rules/testing/fixtures';
+import { HealthServer } from '../apps/worker/src/health-server';
+import { startGateway, type Gateway } from './support/gateway';
+import { auditLogLines, suiteLogs } from './support/logs';
+import { PrivateRedis } from './support/stack';
+import { startWorker, workerConfigFor } from './support/worker';
+
+jest.setTimeout(60_000);
+
+const OPERATOR = 'Basic ' + Buffer.from('operator:operator-secret').toString('base64');
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `name{labels} value` lines of a Prometheus exposition, by series. */
+function series(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const at = line.lastIndexOf(' ');
+    out.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return out;
+}
+
+describe('logs and metrics of a gateway and a worker', () => {
+  let gw: Gateway;
+  let worker: INestApplicationContext;
+  let workerPort: number;
+  let org: Awaited<ReturnType<Gateway['organization']>>;
+  const answers: request.Response[] = [];
+
+  beforeAll(async () => {
+    gw = await startGateway({ queue: { generateThresholdRows: 5 } });
+    worker = await startWorker(workerConfigFor(gw));
+    workerPort = worker.get(HealthServer).port!;
+    org = await gw.organization('pro');
+    // One of each: queued generation (10 rows, by the worker), in-process generation, metadata,
+    // refused without a key, refused invalid, unknown route.
+    answers.push(await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(validBody('adf', 'employer', 10)));
+    answers.push(await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(validBody('adf', 'employer', 2)));
+    answers.push(await request(gw.http).get(`/v1/files/${answers[1]!.body.file_id as string}`).set(bearer(org.live)));
+    answers.push(await request(gw.http).post('/v1/files/generate').send(validBody('adf', 'employer', 2)));
+    const invalid = validBody('adf', 'employer', 2) as { declarations: { holders: { nir: string }[] }[] };
+    invalid.declarations[0]!.holders[0]!.nir = '123';
+    answers.push(await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(invalid));
+    answers.push(await request(gw.http).get('/v1/nowhere').set(bearer(org.live)));
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await gw?.close();
+  });
+
+  it('answers as expected (the requests the lines below describe)', () => {
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 401, 422, 404]);
+  });
+
+  it('one JSON access line per request: request id, method, route template, status, duration, key id, error code', () => {
+    const access = suiteLogs.entries('access');
+    const lineOf = (res: request.Response) => access.find((e) => e.request_id === res.headers['x-request-id']);
+    const [queued, inProcess, metadata, anonymous, invalid, unknown] = answers.map(lineOf);
+    expect(queued).toMatchObject({ method: 'POST', route: '/v1/files/generate', status: 200, key_id: org.liveId, org_id: org.id, level: 'info', app: 'gateway' });
+    expect(typeof queued!.duration_ms).toBe('number');
+    expect(typeof queued!.time).toBe('string');
+    expect(inProcess).toMatchObject({ route: '/v1/files/generate', status: 200, key_id: org.liveId });
+    // The template, never the file id: one series per route, not per file.
+    expect(metadata).toMatchObject({ method: 'GET', route: '/v1/files/:id', status: 200 });
+    expect(JSON.stringify(metadata)).not.toContain(answers[1]!.body.file_id as string);
+    // Refused by middleware before routing: the route is still the template it was aimed at.
+    expect(anonymous).toMatchObject({ route: '/v1/files/generate', status: 401, code: 'MISSING_API_KEY' });
+    expect(anonymous!.key_id).toBeUndefined();
+    expect(invalid).toMatchObject({ status: 422, code: 'VALIDATION_FAILED' });
+    expect(unknown).toMatchObject({ route: 'unmatched', status: 404, code: 'NOT_FOUND' });
+    // Never the key itself (the audit after this file checks every line; this is the direct case).
+    expect(suiteLogs.lines.some((l) => l.includes(org.live))).toBe(false);
+  });
+
+  it('one JSON line per job: file id, rows, duration, outcome', async () => {
+    const fileId = answers[0]!.body.file_id as string;
+    let job: Record<string, unknown> | undefined;
+    for (let i = 0; i < 50 && !job; i++) {
+      job = suiteLogs.entries('job').find((e) => e.file_id === fileId);
+      if (!job) await sleep(100);
+    }
+    expect(job).toMatchObject({ app: 'worker', job: 'generate', file_id: fileId, rows: 10, outcome: 'completed' });
+    expect(typeof job!.duration_ms).toBe('number');
+  });
+
+  it('/metrics on the gateway needs the operator credentials and carries every family', async () => {
+    expect((await request(gw.http).get('/metrics')).status).toBe(401);
+    const res = await request(gw.http).get('/metrics').set('Authorization', OPERATOR);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const m = series(res.text);
+    expect(m.get('ppfile_http_request_duration_seconds_count{route="/v1/files/generate",method="POST",status="200"}')).toBe(2);
+    expect(m.get('ppfile_http_request_duration_seconds_count{route="/v1/files/:id",method="GET",status="200"}')).toBe(1);
+    // The in-process generation's 2 units here; the queued one's 10 in the worker's metrics.
+    expect(m.get('ppfile_units_committed_total{mode="live"}')).toBe(2);
+    expect(m.get('ppfile_units_committed_total{mode="test"}')).toBe(0);
+    expect(m.get('ppfile_refusals_total{code="MISSING_API_KEY"}')).toBe(1);
+    expect(m.get('ppfile_refusals_total{code="VALIDATION_FAILED"}')).toBe(1);
+    expect(m.get('ppfile_files{state="available"}')).toBe(2);
+    expect(m.get('ppfile_files{state="failed"}')).toBe(0);
+    for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(m.get(`ppfile_queue_jobs{state="${state}"}`)).toBe(0);
+    for (const dependency of ['postgres', 'redis', 's3']) expect(m.get(`ppfile_dependency_up{dependency="${dependency}"}`)).toBe(1);
+    expect(m.get('process_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(res.text).toContain('# TYPE ppfile_jobs_total counter');
+    expect(res.text).toContain('# TYPE ppfile_job_duration_seconds histogram');
+    expect(res.text).toContain('nodejs_eventloop_lag_seconds');
+  });
+
+  it("/metrics on the worker's port: jobs by name and outcome, their duration, its units", async () => {
+    const res = await fetch(`http://127.0.0.1:${workerPort}/metrics`);
+    expect(res.status).toBe(200);
+    const m = series(await res.text());
+    expect(m.get('ppfile_jobs_total{name="generate",outcome="completed"}')).toBe(1);
+    expect(m.get('ppfile_job_duration_seconds_count{name="generate",outcome="completed"}')).toBe(1);
+    expect(m.get('ppfile_units_committed_total{mode="live"}')).toBe(10);
+    expect(m.get('ppfile_dependency_up{dependency="redis"}')).toBe(1);
+  });
+
+  it('the log audit finds a NIR, a birth name, an API key and a line that is not JSON', () => {
+    const problems = auditLogLines([
+      '{"msg":"ok","request_id":"req_0123456789abcdef0123456789abcdef"}',
+      '{"msg":"leak","value":"2550814168025"}',
+      '{"msg":"leak","value":"DUPONT"}',
+      `{"msg":"leak","value":"${org.live}"}`,
+      'plain text',
+    ]);
+    expect(problems).toHaveLength(4);
+    expect(problems.join('\n')).not.toContain('2550814168025');
+  });
+});
+
+describe('a dependency outage is logged once when it starts and once when it ends', () => {
+  const redis = new PrivateRedis();
+  let gw: Gateway;
+
+  beforeAll(async () => {
+    await redis.start();
+    gw = await startGateway({ redisUrl: redis.url });
+  });
+
+  afterAll(async () => {
+    await gw?.close();
+    await redis.destroy();
+  });
+
+  it('Redis stopped: /health/ready 503 naming it, every request 503, one line; back: 200 and one line', async () => {
+    const org = await gw.organization('pro');
+    const mark = suiteLogs.lines.length;
+    await redis.kill();
+    const ready = await request(gw.http).get('/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ status: 'unavailable', down: ['redis'] });
+    for (let i = 0; i < 10; i++) {
+      const res = await request(gw.http).post('/v1/declarations/validate').set(bearer(org.live)).send(validBody('adf', 'employer', 1));
+      expect(res.status).toBe(503);
+    }
+    await sleep(3000); // several reconnection attempts of ioredis (every 2 s at most)
+    const during = suiteLogs.lines.slice(mark).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(during.filter((e) => e.dependency === 'redis' && e.msg === 'redis unreachable; retrying')).toHaveLength(1);
+    expect(during.filter((e) => e.level === 'error')).toEqual([]);
+    await redis.start();
+    for (let i = 0; i < 100 && (await request(gw.http).get('/health/ready')).status !== 200; i++) await sleep(200);
+    expect((await request(gw.http).get('/health/ready')).status).toBe(200);
+    // The watch rechecks every 5 s while something is down; the readiness probe above saw it back.
+    const after = suiteLogs.lines.slice(mark).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(after.filter((e) => e.dependency === 'redis' && e.msg === 'redis reachable again')).toHaveLength(1);
+    expect(after.filter((e) => e.dependency === 'redis' && e.msg === 'redis unreachable; retrying')).toHaveLength(1);
+  });
+});
