@@ -131,11 +131,14 @@ describe('logs and metrics of a gateway and a worker', () => {
     const problems = auditLogLines([
       '{"msg":"ok","request_id":"req_0123456789abcdef0123456789abcdef"}',
       '{"msg":"leak","value":"2550814168025"}',
+      '{"msg":"leak","value":"285037505612306"}',
+      '{"msg":"not a NIR: an epoch in ms","job_id":"repeat:sweep:1795443890153"}',
       '{"msg":"leak","value":"DUPONT"}',
       `{"msg":"leak","value":"${org.live}"}`,
       'plain text',
     ]);
-    expect(problems).toHaveLength(4);
+    expect(problems).toHaveLength(5);
+    expect(problems.join('\n')).toContain('a NIR with its key');
     expect(problems.join('\n')).not.toContain('2550814168025');
   });
 });

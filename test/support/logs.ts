@@ -43,8 +43,16 @@ export const suiteLogs = new LogSink();
 
 /** NIRs and birth names of the fixtures and of the tests (gateway, worker, cli, chaos, security). */
 export const PERSONAL_VALUES = [NIR_A, NIR_B, NIR_CORSICA, '7550814168025', 'DUPONT', 'MARTIN', 'QUASIMODO', 'ZÉPHYRINE', 'BARTHÉLÉMY', 'O|BRIEN', 'MAR|TIN'];
-/** Any 13- or 15-character NIR shape standing alone (sex, year, month, department, commune, order, key). */
-const NIR_SHAPE = /(?<![0-9A-Za-z])[12378]\d{2}(?:0[1-9]|1[0-2]|[2-9]\d)(?:\d{2}|2[AB])\d{6}(?:\d{2})?(?![0-9A-Za-z])/;
+/** A 15-character NIR standing alone (sex, year, month, department, commune, order) whose key is right. */
+const NIR_15 = /(?<![0-9A-Za-z])([12378]\d{4}(?:\d{2}|2[AB])\d{6})(\d{2})(?![0-9A-Za-z])/g;
+
+function hasKeyedNir(line: string): boolean {
+  for (const m of line.matchAll(NIR_15)) {
+    const base = m[1]!.replace('2A', '19').replace('2B', '18');
+    if (97 - Number(BigInt(base) % 97n) === Number(m[2])) return true;
+  }
+  return false;
+}
 /** An API key in clear (pp_live_…, pp_test_…): ids and 12-character display prefixes are fine, secrets never. */
 const API_KEY = /pp_(?:live|test)_[A-Za-z0-9]{8,}/;
 
@@ -62,7 +70,7 @@ export function auditLogLines(lines: string[]): string[] {
     }
     const value = PERSONAL_VALUES.find((v) => line.includes(v));
     if (value) problems.push(`personal value "${value.slice(0, 3)}…" in: ${short.replace(value, '[…]')}`);
-    else if (NIR_SHAPE.test(line)) problems.push(`a NIR-shaped number in: ${short.replace(NIR_SHAPE, '[…]')}`);
+    else if (hasKeyedNir(line)) problems.push(`a NIR with its key in: ${short.replace(NIR_15, '[…]')}`);
     if (API_KEY.test(line)) problems.push(`an API key in clear in: ${short.replace(API_KEY, '[…]')}`);
   }
   return problems;

@@ -9,7 +9,7 @@ export interface RouteMatcher {
 }
 
 /** Mounted sub-apps, labelled by their mount point (their inner paths are theirs). */
-const MOUNTS = ['/admin/queues', '/docs'];
+const MOUNTS = ['/admin/queues', '/docs', '/metrics'];
 
 /**
  * One access line per request (API.md §13 LOG_LEVEL) and its metrics: request id, method, route

@@ -36,6 +36,7 @@ function defaultDestination(): DestinationStream {
 }
 
 type Level = 'info' | 'warn' | 'debug' | 'trace' | 'error' | 'fatal';
+const NEST_BOOT_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
 
 /**
  * Nest's logger over the root logger: every `new Logger(context)` of the apps writes one JSON line
@@ -64,12 +65,14 @@ export class PinoNestLogger implements LoggerService {
     this.write('error', message, rest);
   }
 
-  private write(level: Level, message: unknown, rest: unknown[]): void {
+  private write(wanted: Level, message: unknown, rest: unknown[]): void {
     const params = [...rest];
     const isStack = (p: unknown): p is string => typeof p === 'string' && p.includes('\n    at ');
     // A contextual Nest Logger passes its context last.
     const last = params[params.length - 1];
     const context = typeof last === 'string' && !isStack(last) ? (params.pop() as string) : undefined;
+    // Nest's boot lines (each module, each route) are for debugging, not for every start.
+    const level = wanted === 'info' && context !== undefined && NEST_BOOT_CONTEXTS.has(context) ? 'debug' : wanted;
     const fields: Record<string, unknown> = { context };
     let text: string | undefined;
     for (const p of params) {

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+'use strict';
+// `npm start`: builds what is stale (and only that), then runs start-local (apps/cli/src/start-local.ts).
+const { spawnSync } = require('node:child_process');
+const { existsSync, readdirSync, statSync } = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const TARGETS = [
+  { app: 'cli', main: 'dist/cli/apps/cli/src/start-local.js', sources: ['apps/cli/src', 'bench'] },
+  { app: 'gateway', main: 'dist/apps/gateway/apps/gateway/src/main.js', sources: ['apps/gateway/src'] },
+  { app: 'worker', main: 'dist/apps/worker/apps/worker/src/main.js', sources: ['apps/worker/src'] },
+];
+const SHARED = ['libs', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json'];
+
+/** Newest modification time under `p` (a file or a folder), ignoring tests. */
+function newest(p) {
+  if (!existsSync(p)) return 0;
+  const s = statSync(p);
+  if (!s.isDirectory()) return /\.(spec|e2e-spec)\.ts$/.test(p) ? 0 : s.mtimeMs;
+  let max = 0;
+  for (const name of readdirSync(p)) max = Math.max(max, newest(path.join(p, name)));
+  return max;
+}
+
+const shared = Math.max(...SHARED.map((p) => newest(path.join(ROOT, p))));
+const stale = TARGETS.filter(({ main, sources }) => {
+  const out = path.join(ROOT, main);
+  if (!existsSync(out)) return true;
+  const latest = Math.max(shared, ...sources.map((p) => newest(path.join(ROOT, p))));
+  return statSync(out).mtimeMs < latest;
+});
+if (stale.length === 0) process.stdout.write('ppfile: build is current (cli, gateway, worker)\n');
+for (const { app } of stale) {
+  process.stdout.write(`ppfile: building ${app}…\n`);
+  const nest = path.join(ROOT, 'node_modules', '.bin', 'nest');
+  const r = spawnSync(nest, ['build', app], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) {
+    process.stderr.write(`ppfile: building ${app} failed (see above)\n`);
+    process.exit(1);
+  }
+}
+require(path.join(ROOT, TARGETS[0].main));
