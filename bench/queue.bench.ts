@@ -4,18 +4,22 @@
  *   (1) a 50,000-holder generation (store: true) through gateway → queue → worker → S3, versus the
  *       same request produced in-process by a gateway whose hand-off threshold is above it;
  *   (2) 10 large generations (20,000 holders each, Prefer: respond-async), accepted while the queue
- *       is paused, then drained by 1 worker, and by 2 workers.
+ *       is paused, then drained by 1 worker, and by 2 workers;
+ *   (3) while 1 worker drains, the CPU seconds spent per 20,000-row job by the worker and by each
+ *       shared service (every PostgreSQL process, the redis-server, the S3 endpoint in a process of
+ *       its own), read from /proc: how many busy workers one core of each service can feed.
  * Targets: queue path ≤ 3 × in-process; two workers ≤ 0.6 × one worker's time.
  *
  * Run: npm run bench:queue
  */
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { createPrismaClient, createStores, migrate, type Stores } from '@ppfile/db';
 import { redisOptions } from '@ppfile/infra';
 import { QUEUE_NAME } from '@ppfile/jobs';
 import { ROME_CODES, SIRET_A } from '@ppfile/rules/testing/fixtures';
-import { benchServices, DB_URL, GATEWAY, REDIS_URL, startProcess, WORKER } from './support';
+import { benchServices, cpuSeconds, cpuSecondsOf, DB_URL, GATEWAY, REDIS_URL, startProcess, WORKER } from './support';
 
 const PREFIX = `bench-${process.pid}`;
 
@@ -62,7 +66,10 @@ async function main(): Promise<void> {
   await migrate(DB_URL);
   const prisma = createPrismaClient(DB_URL, { poolMax: 2 });
   const stores = createStores(prisma);
-  const services = await benchServices('qbench');
+  const services = await benchServices('qbench', { s3Process: true });
+  const redisInfo = new Redis(REDIS_URL);
+  const redisPid = Number(/process_id:(\d+)/.exec(await redisInfo.info('server'))?.[1]);
+  redisInfo.disconnect();
   const env: NodeJS.ProcessEnv = { ...services.env, QUEUE_PREFIX: PREFIX, RATE_LIMIT_SCALE: '1000', SWEEP_INTERVAL_SECONDS: '0' };
   const children: ChildProcess[] = [];
   const listening = /gateway listening/;
@@ -91,7 +98,15 @@ async function main(): Promise<void> {
     // The queue is paused while the 10 jobs are accepted, so that the time measured is the workers'
     // draining alone, not the gateway's accepting 10 bodies of 4 MB one after the other.
     const queue = new Queue(QUEUE_NAME, { connection: redisOptions(REDIS_URL, 'queue'), prefix: PREFIX });
-    const drain = async (workers: number): Promise<number> => {
+    type Cpu = { worker: number; postgres: number; redis: number; s3: number };
+    const cpuNow = (workerPids: number[]): Cpu => ({
+      worker: workerPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+      postgres: cpuSecondsOf('postgres'),
+      redis: cpuSeconds(redisPid),
+      s3: services.s3Pid ? cpuSeconds(services.s3Pid) : 0,
+    });
+    let cpuPerJob: Cpu | null = null;
+    const drain = async (workers: number, workerPids: number[]): Promise<number> => {
       const keys = await Promise.all(Array.from({ length: 10 }, (_, i) => freshKey(stores, `drain ${workers} ${i}`)));
       const payloads = keys.map((_, i) => body(20_000, 100 + workers * 10 + i));
       await queue.pause();
@@ -101,6 +116,7 @@ async function main(): Promise<void> {
         if (r.status !== 202) throw new Error(`enqueue: ${r.status}`);
         ids.push(r.body.file_id as string);
       }
+      const cpu0 = cpuNow(workerPids);
       const t0 = performance.now();
       await queue.resume();
       for (;;) {
@@ -110,12 +126,22 @@ async function main(): Promise<void> {
       }
       const failed = await prisma.fileRecord.count({ where: { id: { in: ids }, status: 'FAILED' } });
       if (failed) throw new Error(`${failed} job(s) failed`);
-      return performance.now() - t0;
+      const elapsed = performance.now() - t0;
+      if (workers === 1) {
+        const cpu1 = cpuNow(workerPids);
+        cpuPerJob = {
+          worker: (cpu1.worker - cpu0.worker) / ids.length,
+          postgres: (cpu1.postgres - cpu0.postgres) / ids.length,
+          redis: (cpu1.redis - cpu0.redis) / ids.length,
+          s3: (cpu1.s3 - cpu0.s3) / ids.length,
+        };
+      }
+      return elapsed;
     };
-    const one = await drain(1);
+    const one = await drain(1, [worker.pid!]);
     const second = await startProcess(WORKER, env, /processing queue/);
     children.push(second);
-    const two = await drain(2);
+    const two = await drain(2, [worker.pid!, second.pid!]);
     void worker;
     worker = second;
 
@@ -127,6 +153,18 @@ async function main(): Promise<void> {
     console.log(`    50,000 holders, gateway → queue → worker   median ${med(times.queue).toFixed(0)} ms  (${times.queue.map((t) => t.toFixed(0)).join(', ')})`);
     console.log(`(2) 10 × 20,000 holders drained by 1 worker    ${one.toFixed(0)} ms`);
     console.log(`    10 × 20,000 holders drained by 2 workers   ${two.toFixed(0)} ms`);
+    const c = cpuPerJob as Cpu | null;
+    if (c) {
+      const feeds = (service: number) => (service > 0 ? (c.worker / service).toFixed(0) : '∞');
+      console.log(
+        `(3) CPU per 20,000-row job (1 worker draining): worker ${c.worker.toFixed(2)} s, PostgreSQL ${c.postgres.toFixed(2)} s, ` +
+          `Redis ${c.redis.toFixed(3)} s, S3 endpoint ${c.s3.toFixed(2)} s`,
+      );
+      console.log(
+        `    busy workers one core can feed: PostgreSQL ≈ ${feeds(c.postgres)}, Redis ≈ ${feeds(c.redis)}, ` +
+          `S3 endpoint (s3rver) ≈ ${feeds(c.s3)} (ratio of the worker's CPU to the service's, per job)`,
+      );
+    }
     console.log(
       `targets: queue/in-process = ${ratio1.toFixed(2)} (≤ 3) ${ratio1 <= 3 ? 'met' : 'MISSED'}; ` +
         `2 workers / 1 worker = ${ratio2.toFixed(2)} (≤ 0.6) ${ratio2 <= 0.6 ? 'met' : 'MISSED'}`,

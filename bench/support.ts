@@ -1,7 +1,8 @@
 /** What the benchmarks that run the built apps as processes share: paths, services, starting a process. */
 import { randomBytes } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@ppfile/storage';
@@ -12,11 +13,19 @@ export const WORKER = path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js'
 export const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ppfile_bench';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/** A local S3 endpoint and the environment of a gateway or worker using it (a key of its own, a Redis prefix of its own). */
-export async function benchServices(prefix: string): Promise<{ env: NodeJS.ProcessEnv; close(): Promise<void> }> {
+/**
+ * A local S3 endpoint and the environment of a gateway or worker using it (a key of its own, a
+ * Redis prefix of its own). With `s3Process`, s3rver runs in a process of its own (the test
+ * stack's s3rver-child.js), so that its CPU time can be read apart from the benchmark's.
+ */
+export async function benchServices(
+  prefix: string,
+  options: { s3Process?: boolean } = {},
+): Promise<{ env: NodeJS.ProcessEnv; s3Pid: number | null; close(): Promise<void> }> {
   const s3dir = mkdtempSync(path.join(tmpdir(), `ppfile-${prefix}-s3-`));
-  const s3 = await startLocalS3({ directory: s3dir });
+  const s3 = options.s3Process ? await startS3Process(s3dir) : { ...(await startLocalS3({ directory: s3dir })), pid: null };
   return {
+    s3Pid: s3.pid,
     env: {
       ...process.env,
       DATABASE_URL: DB_URL,
@@ -39,9 +48,9 @@ export async function benchServices(prefix: string): Promise<{ env: NodeJS.Proce
 }
 
 /** Starts a built app and resolves once its output matches `ready`. */
-export function startProcess(main: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
+export function startProcess(main: string, env: NodeJS.ProcessEnv, ready: RegExp, args: string[] = []): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [main, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`${main} did not start: ${out.slice(-1000)}`)), 30_000);
     const on = (d: Buffer) => {
@@ -63,4 +72,43 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+}
+
+async function startS3Process(directory: string): Promise<{ endpoint: string; pid: number; close(): Promise<void> }> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => resolve(free));
+    });
+  });
+  const child = await startProcess(path.join(ROOT, 'test/support/s3rver-child.js'), process.env, /S3RVER READY/, [String(port), directory]);
+  return { endpoint: `http://127.0.0.1:${port}`, pid: child.pid!, close: () => stopProcess(child) };
+}
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by every process named `comm` (e.g. all PostgreSQL backends). */
+export function cpuSecondsOf(comm: string): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm) total += cpuSeconds(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }

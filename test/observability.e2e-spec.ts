@@ -5,6 +5,7 @@
  * S3 endpoint; a private redis-server for the outage.
  */
 import type { INestApplicationContext } from '@nestjs/common';
+import { Redis } from 'ioredis';
 import request from 'supertest';
 import { validBody } from '@ppfile/rules/testing/fixtures';
 import { HealthServer } from '../apps/worker/src/health-server';
@@ -143,18 +144,50 @@ describe('logs and metrics of a gateway and a worker', () => {
   });
 });
 
-describe('a dependency outage is logged once when it starts and once when it ends', () => {
+describe('on a Redis of its own', () => {
   const redis = new PrivateRedis();
   let gw: Gateway;
 
   beforeAll(async () => {
     await redis.start();
-    gw = await startGateway({ redisUrl: redis.url });
+    gw = await startGateway({ redisUrl: redis.url, queue: { generateThresholdRows: 5, validateThresholdBytes: 1024, prefix: 'acme-prod' } });
   });
 
   afterAll(async () => {
     await gw?.close();
     await redis.destroy();
+  });
+
+  it('QUEUE_PREFIX prefixes every Redis key the gateway and the worker write (queue, limits, payloads, operator sign-ins)', async () => {
+    const worker = await startWorker(workerConfigFor(gw));
+    try {
+      const org = await gw.organization('pro');
+      // Rate limits (key, organization, anonymous address), a queued generation, a queued upload
+      // validation (its payload key), a failed operator sign-in, the sweep's schedule.
+      expect((await request(gw.http).get('/v1/spec').set(bearer(org.live))).status).toBe(200);
+      expect((await request(gw.http).get('/v1/spec')).status).toBe(401);
+      const gen = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send({ ...validBody('adf', 'employer', 20), options: { store: false } });
+      expect(gen.status).toBe(200);
+      const upload = await request(gw.http)
+        .post('/v1/files/validate')
+        .set(bearer(org.live))
+        .field('type', 'adf')
+        .field('declarant', 'employer')
+        .attach('file', Buffer.from(gen.body.content as string, 'utf8'), gen.body.filename as string);
+      expect(upload.status).toBe(200);
+      expect((await request(gw.http).get('/admin/queues').set('Authorization', 'Basic ' + Buffer.from('operator:wrong').toString('base64'))).status).toBe(401);
+      const own = new Redis(redis.url);
+      try {
+        const all = await own.keys('*');
+        expect(all.length).toBeGreaterThan(5);
+        expect(all.filter((k) => !k.startsWith('acme-prod:'))).toEqual([]);
+        for (const kind of ['acme-prod:rl:', 'acme-prod:ppfile:', 'acme-prod:opauth:']) expect(all.some((k) => k.startsWith(kind))).toBe(true);
+      } finally {
+        own.disconnect();
+      }
+    } finally {
+      await worker.close();
+    }
   });
 
   it('Redis stopped: /health/ready 503 naming it, every request 503, one line; back: 200 and one line', async () => {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import { JOB_NAMES, MAX_STALLED_COUNT, QUEUE_NAME, retryDelayMs, type JobName } from '@ppfile/jobs';
-import { HealthChecks, Metrics, redisOptions, ROOT_LOGGER, type JobOutcome, type RootLogger } from '@ppfile/infra';
+import { HealthChecks, isDependencyDown, Metrics, redisOptions, ROOT_LOGGER, type JobOutcome, type RootLogger } from '@ppfile/infra';
 import { WORKER_CONFIG, type WorkerConfig } from './config';
 import { PROCESSORS, type Processor } from './processors/processor';
 
@@ -99,6 +99,7 @@ export class QueueWorker implements OnApplicationBootstrap, BeforeApplicationShu
   /** A job that has failed for good (attempts spent or stalled too often) gets its processor's cleanup. */
   private async onFailed(job: Job | undefined, err: Error): Promise<void> {
     if (!job) return;
+    if (isDependencyDown(err)) this.health.suspect();
     let final = job.attemptsMade >= (job.opts.attempts ?? 1) || /stalled/i.test(err.message);
     if (!final) final = await job.getState().then((state) => state === 'failed', () => false);
     this.record(job, final ? 'failed' : 'retried', undefined, err);

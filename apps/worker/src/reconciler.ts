@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { FileStore, IdempotencyStore, JobPayloadStore, UnitLedger } from '@ppfile/db';
-import { Clock, JobQueue } from '@ppfile/infra';
+import { Clock, HealthChecks, isDependencyDown, JobQueue } from '@ppfile/infra';
 import { failUnfinishable, FileLifecycle } from '@ppfile/jobs';
 import { WORKER_CONFIG, type WorkerConfig } from './config';
 
@@ -40,6 +40,7 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
     @Inject(JobQueue) private readonly queue: JobQueue,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
+    @Inject(HealthChecks) private readonly health: HealthChecks,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -47,7 +48,11 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
     if (every <= 0) return;
     const tick = () => {
       this.running = this.reconcile()
-        .catch((e: Error) => this.logger.warn(`reconciliation interrupted: ${(e as NodeJS.ErrnoException).code ?? e.name}`))
+        .catch((e: Error) => {
+          // A dependency down is logged once by the health checks, not at every interval.
+          if (isDependencyDown(e)) this.health.suspect();
+          else this.logger.warn({ err_name: e.name, err_code: (e as NodeJS.ErrnoException).code }, 'reconciliation interrupted');
+        })
         .finally(() => {
           this.running = null;
           if (this.timer) this.timer = setTimeout(tick, every);
