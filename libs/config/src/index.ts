@@ -100,27 +100,17 @@ export class EnvReader {
 
   /** A Redis URL: redis:// or rediss:// (TLS). */
   redisUrl(name: string, fallback: string): string {
-    const raw = this.string(name, fallback);
-    let ok = false;
-    try {
-      ok = ['redis:', 'rediss:'].includes(new URL(raw).protocol);
-    } catch {
-      ok = false;
-    }
-    if (!ok) this.problems.push(`${name} must be a redis:// or rediss:// URL`);
-    return raw;
+    return this.url(name, fallback, ['redis:', 'rediss:'], 'a redis:// or rediss:// URL');
   }
 
   /** A PostgreSQL URL. */
   postgresUrl(name: string, fallback: string): string {
+    return this.url(name, fallback, ['postgresql:', 'postgres:'], 'a postgresql:// URL');
+  }
+
+  private url(name: string, fallback: string, schemes: string[], what: string): string {
     const raw = this.string(name, fallback);
-    let ok = false;
-    try {
-      ok = ['postgresql:', 'postgres:'].includes(new URL(raw).protocol);
-    } catch {
-      ok = false;
-    }
-    if (!ok) this.problems.push(`${name} must be a postgresql:// URL`);
+    if (!URL.canParse(raw) || !schemes.includes(new URL(raw).protocol)) this.problems.push(`${name} must be ${what}`);
     return raw;
   }
 
