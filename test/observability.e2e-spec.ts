@@ -190,6 +190,13 @@ describe('on a Redis of its own', () => {
     }
   });
 
+  it('TRUST_PROXY off (the default): X-Forwarded-For is ignored, every anonymous caller of this address shares one bucket', async () => {
+    const first = await request(gw.http).get('/v1/spec').set('X-Forwarded-For', '198.51.100.7');
+    const second = await request(gw.http).get('/v1/spec').set('X-Forwarded-For', '203.0.113.9');
+    expect([first.status, second.status]).toEqual([401, 401]);
+    expect(Number(second.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1);
+  });
+
   it('Redis stopped: /health/ready 503 naming it, every request 503, one line; back: 200 and one line', async () => {
     const org = await gw.organization('pro');
     const mark = suiteLogs.lines.length;

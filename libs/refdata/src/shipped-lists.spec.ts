@@ -14,6 +14,9 @@ import {
   type Issue,
 } from '@ppfile/rules';
 import { validBody } from '@ppfile/rules/testing/fixtures';
+// The codes of the rules' golden and property tests (a test file of another library: tests are exempt
+// from the layer rule, docs/architecture.md).
+import { GOLDEN_CODES } from '../../rules/test/support/reference-lists';
 import { clearReferenceCache, loadReferenceLists } from './load';
 import { readManifest } from './manifest';
 import { shippedReferenceDir } from './shipped-dir';
@@ -92,6 +95,11 @@ describe('the shipped manifest and lists (reference-data/2026-02)', () => {
     ['15054', 'Développement professionnel et personnel'], // a semantic field's head
   ])('Formacode %s is « %s »', (code, label) => {
     expect(lists.formacode.entries.get(code)).toBe(label);
+  });
+
+  it('the ROME and Formacode codes of the rules’ golden and property tests are real ones', () => {
+    expect(GOLDEN_CODES.rome.filter((c) => !lists.rome.entries.has(c))).toEqual([]);
+    expect(GOLDEN_CODES.formacode.filter((c) => !lists.formacode.entries.has(c))).toEqual([]);
   });
 
   it('well-formed codes that are in neither list', () => {

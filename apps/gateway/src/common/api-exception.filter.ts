@@ -57,7 +57,7 @@ export function sendApiError(req: GatewayRequest, res: Response, exception: unkn
     return;
   }
   // For the access line and the refusals metric (common/access-log.ts).
-  res.locals.errorCode = body.error.code;
+  if (res.locals) res.locals.errorCode = body.error.code;
   res.status(status).json(body);
 }
 

@@ -1,6 +1,8 @@
 /**
  * Reference lists for the tests of libs/rules/test: every list complete (so that an absent code is
- * an error, API.md §3c), holding exactly the codes the golden bodies and the property test use.
+ * an error, API.md §3c), holding exactly the codes the golden bodies and the property test use. The
+ * ROME and Formacode codes are real ones, present in the shipped complete lists (checked by
+ * libs/refdata/src/shipped-lists.spec.ts), so a body built from them is valid against those too.
  */
 import { createReferenceLists, type ReferenceListName, type ReferenceLists } from '@ppfile/rules';
 
@@ -21,11 +23,11 @@ export const GOLDEN_CODES: Readonly<Record<ReferenceListName, readonly string[]>
     '489756',
     '120864',
     '400610',
-    '103885',
-    '102382',
-    '496733',
-    '121831',
-    '119571',
+    '108845',
+    '115272',
+    '121224',
+    '123882',
+    '483450',
   ],
   formacode: ['42829', '42817', '42866', '42875', '42819', '24049', '24039', '31795', '31717'],
   nsf: ['344', '344r', '344p', '255', '255s', '255r', '230', '230r', '230u', '311', '311u'],
