@@ -17,6 +17,7 @@ import {
 } from '@ppfile/db';
 import { FileLifecycle, PayloadCipher } from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
+import { CURRENT_SPEC_VERSION } from '@ppfile/rules';
 import { ObjectStorage } from '@ppfile/storage';
 import { Clock, SystemClock } from './clock';
 import { HealthChecks } from './health';
@@ -94,7 +95,16 @@ export class InfraModule {
       // A client error (Redis reconnecting) makes the health checks look: the log says once what is down.
       { provide: Redis, useFactory: () => createRedis(services.redisUrl) },
       { provide: ObjectStorage, useFactory: () => new ObjectStorage(services.s3) },
-      { provide: ReferenceDirectory, useFactory: () => new ReferenceDirectory(services.referenceDataDir) },
+      {
+        provide: ReferenceDirectory,
+        // Loaded at start (18,317 ROME codes, ~30 ms): a bad reference directory stops the process
+        // at boot, and the first request does not pay the load.
+        useFactory: () => {
+          const directory = new ReferenceDirectory(services.referenceDataDir);
+          directory.lists(CURRENT_SPEC_VERSION);
+          return directory;
+        },
+      },
       { provide: PayloadCipher, useFactory: () => new PayloadCipher(services.payloadEncryptionKey) },
       {
         provide: FileLifecycle,
