@@ -11,8 +11,8 @@ const swc = [
   },
 ];
 const moduleNameMapper = {
-  '^@ppfile/(rules|refdata|storage|db|jobs|config|contract|infra)$': '<rootDir>/libs/$1/src',
-  '^@ppfile/(rules|refdata|storage|db|jobs|config|contract|infra)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@ppfile/(rules|refdata|storage|db|jobs|config|contract|infra|client)$': '<rootDir>/libs/$1/src',
+  '^@ppfile/(rules|refdata|storage|db|jobs|config|contract|infra|client)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
 
@@ -23,8 +23,8 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      // Every log line of each e2e file is audited after it (JSON, no personal data).
-      setupFilesAfterEnv: ['<rootDir>/test/support/log-audit.setup.ts'],
+      // After each e2e file: its answers against openapi.json, its log lines (JSON, no personal data).
+      setupFilesAfterEnv: ['<rootDir>/test/support/suite-audit.setup.ts'],
     },
   ],
 };

@@ -14,6 +14,7 @@ import type { GatewayConfig } from '../apps/gateway/src/config';
 import type { WorkerConfig } from '../apps/worker/src/config';
 import { PRIVATE_S3_CREDENTIALS, PrivatePostgres, PrivateRedis, PrivateS3 } from './support/stack';
 import { spawnWorker } from './support/worker';
+import { recordExchanges } from './support/contract';
 import { suiteLogs } from './support/logs';
 
 /**
@@ -193,6 +194,7 @@ beforeAll(async () => {
   app = await createGatewayApp(gatewayConfig, { logDestination: suiteLogs });
   await app.init();
   http = app.getHttpServer();
+  recordExchanges(http);
   prisma = createPrismaClient(databaseUrl, { poolMax: 4 });
   stores = createStores(prisma);
   await startWorkers();

@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { createPrismaClient, createStores, type PlanName, type PrismaClient, type Stores } from '@ppfile/db';
 import { LOCAL_S3_CREDENTIALS, ObjectStorage, startLocalS3, type LocalS3 } from '@ppfile/storage';
 import { createGatewayApp } from '../../apps/gateway/src/app.factory';
+import { recordExchanges } from './contract';
 import { suiteLogs } from './logs';
 import type { GatewayConfig } from '../../apps/gateway/src/config';
 import { Clock } from '@ppfile/infra';
@@ -89,6 +90,8 @@ export async function startGateway(
   const clock = new TestClock();
   const app = await createGatewayApp(config, { clock, logDestination: suiteLogs });
   await app.init();
+  // Every answer is checked against openapi.json after the test file (suite-audit.setup.ts).
+  recordExchanges(app.getHttpServer());
   const prisma = createPrismaClient(db.url, { poolMax: 4 });
   const stores = createStores(prisma, () => clock.now());
   const storage = new ObjectStorage(config.s3);

@@ -3,7 +3,7 @@ import { NIR_A, NIR_B, NIR_CORSICA } from '@ppfile/rules/testing/fixtures';
 /**
  * Every log line the processes of one test file write (in-process gateways and workers through
  * their log destination, spawned workers and gateways through their output), so that
- * log-audit.setup.ts can check them after the file's tests: each line JSON, none carrying a NIR, a
+ * suite-audit.setup.ts can check them after the file's tests: each line JSON, none carrying a NIR, a
  * birth name or a key of the fixtures.
  */
 export class LogSink {

@@ -72,7 +72,7 @@ export function spawnWorker(config: WorkerConfig): Promise<ChildProcess & { star
     const child = spawn(process.execPath, [WORKER_MAIN], { env: workerEnv(config), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`worker did not start: ${out}`)), 30_000);
-    // Every line the worker writes, for the log audit (log-audit.setup.ts).
+    // Every line the worker writes, for the log audit (suite-audit.setup.ts).
     child.stdout!.on('data', (d: Buffer) => suiteLogs.feed(d));
     child.stderr!.on('data', (d: Buffer) => suiteLogs.feed(d));
     const onData = (d: Buffer) => {

@@ -1,7 +1,8 @@
 import { Logger, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { DestinationStream } from 'pino';
+import { buildOpenApiDocument } from '@ppfile/contract';
 import { createRootLogger, HealthChecks, Metrics, PinoNestLogger, type Clock } from '@ppfile/infra';
 import { ObjectStorage } from '@ppfile/storage';
 import { AppModule } from './app.module';
@@ -45,20 +46,14 @@ export async function createGatewayApp(config: GatewayConfig, overrides: Gateway
   // A request that met a dependency error: the health checks look and log once what is down.
   const health = app.get(HealthChecks);
   express.locals.onDependencyDown = () => health.suspect();
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('ppfile')
-      .setDescription(
-        'Generates and validates CSV files in the official bulk-import format of the Passeport de Prévention portal. ' +
-          'Nothing is ever submitted to the portal.',
-      )
-      .setVersion('v1')
-      .addBearerAuth()
-      .build(),
-  );
-  // validatorUrl: null — Swagger UI would otherwise send the document to a third-party validator.
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', swaggerOptions: { validatorUrl: null } });
+  // The contract (libs/contract openapi.ts), built from the server's own tables, not from decorators.
+  const document = buildOpenApiDocument({ serverUrl: config.publicBaseUrl }) as unknown as OpenAPIObject;
+  // validatorUrl: null — Swagger UI would otherwise send the document to a third-party validator;
+  // persistAuthorization: the key entered in Authorize is sent by every "Try it out".
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    swaggerOptions: { validatorUrl: null, persistAuthorization: true, displayRequestDuration: true },
+  });
   const operatorGate = operatorAuthFor(app, config);
   mountBullBoard(app, config, operatorGate);
   mountMetrics(app, operatorGate);

@@ -3,5 +3,7 @@
  * `--json`: error statuses and the error body, ids, the generate response. No framework, no I/O.
  */
 export * from './errors';
+export * from './files';
 export * from './ids';
+export * from './openapi';
 export * from './responses';

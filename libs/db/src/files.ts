@@ -6,7 +6,8 @@ import type { KeyMode } from './api-keys';
 import type { Db } from './ledger';
 
 /** `status` as GET /v1/files/{id} writes it (API.md §7). */
-export type FileStatus = 'processing' | 'available' | 'not_stored' | 'expired' | 'failed';
+import type { FileStatus } from '@ppfile/contract';
+export type { FileStatus };
 
 export interface FileRecord {
   id: string;
@@ -173,6 +174,28 @@ export class FileStore {
   /** Forgets the object key of a failed or expired file once its object is deleted. */
   async clearObjectKey(id: string): Promise<void> {
     await this.prisma.fileRecord.updateMany({ where: { id, status: { in: ['FAILED', 'EXPIRED'] } }, data: { objectKey: null } });
+  }
+
+  /**
+   * One page of an organization's files, newest first (index files_organization_id_created_at_idx),
+   * and how many it has: the dashboard's list. `page` counts from 1.
+   */
+  async listForOrganization(
+    organizationId: string,
+    page: { page: number; perPage: number },
+  ): Promise<{ files: FileRecord[]; total: number }> {
+    const perPage = Math.max(1, Math.min(200, Math.floor(page.perPage)));
+    const skip = (Math.max(1, Math.floor(page.page)) - 1) * perPage;
+    const [rows, total] = await Promise.all([
+      this.prisma.fileRecord.findMany({
+        where: { organizationId },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip,
+        take: perPage,
+      }),
+      this.prisma.fileRecord.count({ where: { organizationId } }),
+    ]);
+    return { files: rows.map(fromRow), total };
   }
 
   /** Available files whose retention ended at `now`, oldest first (index files_status_expires_at_idx). */

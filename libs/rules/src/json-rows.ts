@@ -7,15 +7,17 @@ import { hasValidNirKey } from './values/nir';
 import { hasForbiddenCharacter } from './values/text';
 
 /** Normalization rules of SERVICE.md §2.6 / API.md §5 (+ DECLARATION_SPLIT of API.md §2). */
-export type NormalizationRule =
-  | 'WHITESPACE_TRIMMED'
-  | 'UNICODE_NFC'
-  | 'DATE_REFORMATTED'
-  | 'ENUM_UPPERCASED'
-  | 'SEPARATORS_REMOVED'
-  | 'CODE_NORMALIZED'
-  | 'NIR_KEY_REMOVED'
-  | 'DECLARATION_SPLIT';
+export const NORMALIZATION_RULES = [
+  'WHITESPACE_TRIMMED',
+  'UNICODE_NFC',
+  'DATE_REFORMATTED',
+  'ENUM_UPPERCASED',
+  'SEPARATORS_REMOVED',
+  'CODE_NORMALIZED',
+  'NIR_KEY_REMOVED',
+  'DECLARATION_SPLIT',
+] as const;
+export type NormalizationRule = (typeof NORMALIZATION_RULES)[number];
 
 /** One changed value: where, which column, which rule. The value itself is never copied. */
 export interface Normalization {

@@ -1,16 +1,13 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { parisDay, type DeclarationValidationResponse } from '@ppfile/rules';
 import type { GatewayRequest } from '../common/request-context';
 import { Clock } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { rowLimit } from '../limits/row-limit';
-import { DECLARATION_BODY_SCHEMA } from './declaration-body.schema';
 import { RulesPool } from './rules-pool';
 import { validateBody } from './rules-task';
 
-@ApiTags('declarations')
-@ApiBearerAuth()
+/** Its OpenAPI description (statuses, bodies, headers, examples) is libs/contract openapi.ts. */
 @Controller('v1/declarations')
 export class DeclarationsController {
   constructor(
@@ -22,8 +19,6 @@ export class DeclarationsController {
   /** SERVICE.md §4.1: free for every key; the rules are libs/rules' (the gateway adds none). */
   @Post('validate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Validate a declaration body (JSON) without producing a file; free of charge' })
-  @ApiBody({ schema: DECLARATION_BODY_SCHEMA })
   async validate(@Req() req: GatewayRequest, @Body() body: unknown): Promise<DeclarationValidationResponse> {
     const today = parisDay(this.clock.now());
     const maxRows = rowLimit(req.principal!);

@@ -1,20 +1,17 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { FIELD_PROBLEMS, type FileValidationResponse } from '@ppfile/rules';
 import { ApiError } from '@ppfile/contract';
 import { MAX_BODY_BYTES } from '../common/json-body.middleware';
 import type { GatewayRequest } from '../common/request-context';
-import { DECLARATION_BODY_SCHEMA } from '../declarations/declaration-body.schema';
 import { FileReader, PROCESSING_RETRY_AFTER_SECONDS } from './file-reader';
 import { GenerateService } from './generate.service';
 import { UploadValidation, type UploadFields } from './upload-validation';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-@ApiTags('files')
-@ApiBearerAuth()
+/** Its OpenAPI description (statuses, bodies, headers, examples) is libs/contract openapi.ts. */
 @Controller('v1/files')
 export class FilesController {
   constructor(
@@ -24,10 +21,6 @@ export class FilesController {
   ) {}
 
   @Post('generate')
-  @ApiOperation({ summary: 'Generate an official CSV file from a declaration body; 1 unit per holder (live keys)' })
-  @ApiHeader({ name: 'Idempotency-Key', required: false })
-  @ApiHeader({ name: 'Prefer', required: false, description: 'respond-async: answer 202 at once for large requests' })
-  @ApiBody({ schema: DECLARATION_BODY_SCHEMA })
   async generate(
     @Req() req: GatewayRequest,
     @Res({ passthrough: true }) res: Response,
@@ -58,21 +51,6 @@ export class FilesController {
 
   @Post('validate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Validate a CSV file as it would be filed; 1 unit per row (live keys)' })
-  @ApiConsumes('multipart/form-data')
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['file', 'type', 'declarant'],
-      properties: {
-        file: { type: 'string', format: 'binary' },
-        type: { type: 'string', enum: ['adf', 'jdr'] },
-        declarant: { type: 'string', enum: ['employer', 'training_organization'] },
-        strict_references: { type: 'boolean', default: true },
-        spec_version: { type: 'string', example: '2026-02' },
-      },
-    },
-  })
   // Memory storage (no `dest`): the upload never touches the disk (SERVICE.md §4.3).
   @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_BODY_BYTES, files: 1, fields: 10, fieldSize: 1024 } }))
   async validate(
@@ -84,13 +62,11 @@ export class FilesController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: "A file's metadata and status" })
   metadata(@Req() req: GatewayRequest, @Param('id') id: string): Promise<Record<string, unknown>> {
     return this.reader.metadata(req.principal!, id);
   }
 
   @Get(':id/download')
-  @ApiOperation({ summary: 'The CSV, byte for byte as generated; only with the key that created it' })
   async download(@Req() req: GatewayRequest, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const file = await this.reader.download(req.principal!, id);
     res.status(200);

@@ -1,6 +1,5 @@
 import { ApiError } from '@ppfile/contract';
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CURRENT_SPEC_VERSION,
   describeSpec,
@@ -12,25 +11,22 @@ import {
 } from '@ppfile/rules';
 import { ReferenceDirectory } from '@ppfile/refdata';
 
-@ApiTags('spec')
+/** Its OpenAPI description (statuses, bodies, headers, examples) is libs/contract openapi.ts. */
 @Controller('v1/spec')
 export class SpecController {
   constructor(@Inject(ReferenceDirectory) private readonly referenceData: ReferenceDirectory) {}
 
   @Get()
-  @ApiOperation({ summary: 'Format versions (API.md §9)' })
   versions(): { current: string; versions: readonly string[] } {
     return { current: CURRENT_SPEC_VERSION, versions: SPEC_VERSIONS };
   }
 
   @Get(':version')
-  @ApiOperation({ summary: 'Columns, enumerations, limits and reference lists of a format version' })
   describe(@Param('version') version: string): ReturnType<typeof describeSpec> {
     return describeSpec(this.spec(version), this.referenceData.lists(version));
   }
 
   @Get(':version/references/:list')
-  @ApiOperation({ summary: 'Codes of a reference list (formacode, nsf, rome, rs), filtered and paged' })
   references(
     @Param('version') version: string,
     @Param('list') list: string,

@@ -1,9 +1,11 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { FILE_STATUSES } from '@ppfile/contract';
 import type { CommittedUnits } from '@ppfile/db';
 import type { Readiness } from '../health';
 
 export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
-export const FILE_STATES = ['processing', 'available', 'not_stored', 'expired', 'failed'] as const;
+/** The states of a file (libs/contract FILE_STATUSES), one series each. */
+export const FILE_STATES = FILE_STATUSES;
 export type JobOutcome = 'completed' | 'failed' | 'retried';
 
 /** What the gauges read when Prometheus scrapes: the queue, the files table, the dependencies. */

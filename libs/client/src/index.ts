@@ -1,0 +1,39 @@
+/**
+ * @ppfile/client — a typed client of the HTTP API, generated from openapi.json (openapi-typescript
+ * types in schema.ts, `npm run openapi`) over openapi-fetch. Every path, parameter, body and answer
+ * is typed from the contract: a call that does not match it does not compile.
+ *
+ *   const ppfile = createPpfileClient({ baseUrl: 'https://ppfile.example.org', apiKey: 'pp_live_…' });
+ *   const { data, error, response } = await ppfile.POST('/v1/files/generate', { body });
+ *
+ * No other library of the repository imports it, and it imports none of them: it is the API as a
+ * caller sees it.
+ */
+import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+import type { components, operations, paths } from './schema';
+
+export type { components, operations, paths };
+export type Schemas = components['schemas'];
+export type PpfileClient = Client<paths>;
+
+export interface PpfileClientOptions extends Omit<ClientOptions, 'baseUrl'> {
+  /** Where the gateway answers, e.g. https://ppfile.example.org (no trailing /v1). */
+  baseUrl: string;
+  /** `pp_live_…` or `pp_test_…`: sent as `Authorization: Bearer` on every call. */
+  apiKey?: string;
+  /** `fr` for French messages (Accept-Language). */
+  lang?: 'en' | 'fr';
+}
+
+export function createPpfileClient(options: PpfileClientOptions): PpfileClient {
+  const { apiKey, lang, headers, ...rest } = options;
+  return createClient<paths>({
+    ...rest,
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    headers: {
+      ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
+      ...(lang ? { 'Accept-Language': lang } : {}),
+      ...(headers as Record<string, string> | undefined),
+    },
+  });
+}
