@@ -127,4 +127,12 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   ...layerRule,
+  {
+    // The typed client is used as a caller uses it: no type assertion, no non-null assertion.
+    files: ['test/client.e2e-spec.ts'],
+    rules: {
+      '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'never' }],
+      '@typescript-eslint/no-non-null-assertion': 'error',
+    },
+  },
 );

@@ -242,7 +242,7 @@ export interface components {
        * @default 2026-02
        * @enum {string|null}
        */
-      spec_version: '2026-02' | null;
+      spec_version?: '2026-02' | null;
       /** @description one declaration per training session */
       declarations: {
         /** @description ID_DECLARATION */
@@ -343,28 +343,28 @@ export interface components {
          * @description keep the generated file for download (generate only)
          * @default true
          */
-        store: boolean | null;
+        store?: boolean | null;
         /**
          * @description how long a stored file is kept
          * @default 24
          */
-        retention_hours: number | null;
+        retention_hours?: number | null;
         /**
          * @description a code missing from a complete reference list is an error (else a warning)
          * @default true
          */
-        strict_references: boolean | null;
+        strict_references?: boolean | null;
         /**
          * @description free text that a spreadsheet would take for a formula (=, +, -, @): error, warning or accepted
          * @default reject
          * @enum {string|null}
          */
-        formula_policy: 'reject' | 'warn' | 'allow' | null;
+        formula_policy?: 'reject' | 'warn' | 'allow' | null;
         /**
          * @description split a declaration of more holders than the format allows into several
          * @default false
          */
-        split_large_declarations: boolean | null;
+        split_large_declarations?: boolean | null;
       } | null;
     };
     Issue: {
