@@ -1,7 +1,7 @@
 import type { ReferenceListName } from './references';
 import type { GenerationOptions } from './request';
 import type { FormulaPolicy } from './row-checker';
-import { CURRENT_SPEC_VERSION, DECLARANTS, FILE_TYPES, SPEC_VERSIONS, findSpec } from './spec';
+import { CURRENT_LIMITS, CURRENT_SPEC_VERSION, DECLARANTS, FILE_TYPES, SPEC_VERSIONS, findSpec } from './spec';
 import type { ColumnSpec, ColumnType, Condition, FileType, SpecVersion } from './spec/types';
 
 /**
@@ -78,8 +78,8 @@ const OPTION_FIELDS: {
   retention_hours: {
     kind: 'integer',
     minimum: 1,
-    maximum: 24,
-    default: 24,
+    maximum: CURRENT_LIMITS.maxRetentionHours,
+    default: CURRENT_LIMITS.maxRetentionHours,
     description: 'how long a stored file is kept',
   },
   strict_references: {

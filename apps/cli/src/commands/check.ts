@@ -1,4 +1,4 @@
-import { validateDeclarations, type DeclarationValidationResponse } from '@ppfile/rules';
+import { CURRENT_LIMITS, validateDeclarations, type DeclarationValidationResponse } from '@ppfile/rules';
 import { langOption, parse, single, todayOption } from '../args';
 import { EXIT_INVALID, EXIT_OK, formatIssues, printJson, type Output } from '../cli-io';
 import { loadReferences } from '../references';
@@ -15,7 +15,7 @@ export function checkCommand(args: string[], output: Output, env: NodeJS.Process
   const lang = langOption(values.lang);
   const today = todayOption(values.today);
   const body = readJsonBody(file, lang);
-  const result = validateDeclarations(body, { refs: loadReferences(env), today, lang, maxRows: 50_000 });
+  const result = validateDeclarations(body, { refs: loadReferences(env), today, lang, maxRows: CURRENT_LIMITS.maxRowsLive });
   if (values.json) printJson(output, result);
   else output.out(describe(file, result));
   return result.valid ? EXIT_OK : EXIT_INVALID;

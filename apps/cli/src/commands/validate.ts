@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import * as path from 'node:path';
-import { createCsvValidator, DECLARANTS, FILE_TYPES, type FileValidationResponse } from '@ppfile/rules';
+import { createCsvValidator, CURRENT_LIMITS, DECLARANTS, FILE_TYPES, type FileValidationResponse } from '@ppfile/rules';
 import { langOption, oneOf, parse, single, todayOption } from '../args';
 import { EXIT_INVALID, EXIT_OK, formatIssues, printJson, UsageError, type Output } from '../cli-io';
 import { loadReferences } from '../references';
@@ -34,7 +34,7 @@ export function validateCommand(args: string[], output: Output, env: NodeJS.Proc
       strict_references: !values['no-strict-references'],
       filename: path.basename(file),
     },
-    { refs, today, lang, maxRows: 50_000 },
+    { refs, today, lang, maxRows: CURRENT_LIMITS.maxRowsLive },
   );
   // The file is streamed through the validator: memory does not grow with its size.
   let fd: number;

@@ -3,9 +3,9 @@ import type { Response } from 'express';
 import { ApiError, errorBody, REQUEST_ERROR_STATUS, type ErrorBody } from '@ppfile/contract';
 import { framesOf, isDependencyDown } from '@ppfile/infra';
 import { RequestError, requestErrorMessage, type RequestErrorCode } from '@ppfile/rules';
+import { MAX_BODY_BYTES } from './json-body.middleware';
 import type { GatewayRequest } from './request-context';
 
-const MAX_BYTES = 20 * 1024 * 1024;
 /** Seconds a client should wait before retrying after a 503 (a dependency is down). */
 export const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 
@@ -39,7 +39,7 @@ export function sendApiError(req: GatewayRequest, res: Response, exception: unkn
   } else if (exception instanceof HttpException) {
     const code = httpCode(exception.getStatus());
     status = REQUEST_ERROR_STATUS[code];
-    const message = requestErrorMessage(code, lang, { limit: MAX_BYTES, expected: 'application/json', count: 1 });
+    const message = requestErrorMessage(code, lang, { limit: MAX_BODY_BYTES, expected: 'application/json', count: 1 });
     body = errorBody({ code, message }, requestId);
   } else if (isDependencyDown(exception)) {
     status = 503;

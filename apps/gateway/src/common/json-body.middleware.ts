@@ -1,9 +1,9 @@
 import { json, type NextFunction, type Response } from 'express';
 import { errorBody, REQUEST_ERROR_STATUS } from '@ppfile/contract';
-import { FIELD_PROBLEMS, requestErrorMessage, type RequestErrorCode } from '@ppfile/rules';
+import { CURRENT_LIMITS, FIELD_PROBLEMS, requestErrorMessage, type RequestErrorCode } from '@ppfile/rules';
 import type { GatewayRequest } from './request-context';
 
-export const MAX_BODY_BYTES = 20 * 1024 * 1024;
+export const MAX_BODY_BYTES = CURRENT_LIMITS.maxBytes;
 
 /**
  * How deeply objects and arrays may be nested in a JSON body: the root object or array is level 1.

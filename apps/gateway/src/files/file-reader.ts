@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, FILE_ID } from '@ppfile/contract';
 import { FileStore, type FileRecord } from '@ppfile/db';
 import { Clock } from '@ppfile/infra';
+import { CURRENT_LIMITS } from '@ppfile/rules';
 import { ObjectStorage } from '@ppfile/storage';
 import type { Principal } from '../common/request-context';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
@@ -63,7 +64,7 @@ export function downloadState(record: FileRecord, now: Date): DownloadState {
   if (record.status === 'processing') return { kind: 'processing' };
   if (record.status === 'failed') return { kind: 'failed' };
   if (isExpired(record, now) || !record.objectKey) {
-    const retentionHours = record.expiresAt ? Math.round((record.expiresAt.getTime() - record.createdAt.getTime()) / 3600_000) : 24;
+    const retentionHours = record.expiresAt ? Math.round((record.expiresAt.getTime() - record.createdAt.getTime()) / 3600_000) : CURRENT_LIMITS.maxRetentionHours;
     return { kind: 'expired', retentionHours };
   }
   return { kind: 'available', objectKey: record.objectKey };

@@ -13,3 +13,9 @@ export const SPEC_VERSIONS: readonly string[] = [...SPECS.keys()];
 export function findSpec(version: string): SpecVersion | undefined {
   return SPECS.get(version);
 }
+
+/**
+ * The limits of the current format version (SERVICE.md §8): rows a request (live, test), bytes a
+ * body, retention, holders a declaration, errors listed. The one source of these numbers.
+ */
+export const CURRENT_LIMITS: SpecVersion['limits'] = findSpec(CURRENT_SPEC_VERSION)!.limits;
