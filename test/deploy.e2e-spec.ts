@@ -784,7 +784,7 @@ describe('docker-compose.yml', () => {
       ['migrate', 'migrate'],
       ['gateway', 'gateway'],
       ['worker', 'worker'],
-    ]) {
+    ] as const) {
       expect({
         name,
         image: services[name]!.image,

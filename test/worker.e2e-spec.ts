@@ -113,7 +113,7 @@ describe('hand-off to the workers', () => {
     expect(res.body).toEqual({ file_id: expect.stringMatching(/^file_[0-9a-f]{32}$/), status: 'processing' });
     expect(res.headers.location).toBe(`/v1/files/${res.body.file_id}`);
     const meta = await until('available', async () => {
-      const m = await request(gw.http).get(res.headers.location).set(bearer(org.live));
+      const m = await request(gw.http).get(String(res.headers.location)).set(bearer(org.live));
       return m.body.status === 'available' ? m.body : null;
     });
     expect(meta).toMatchObject({ rows: 30, stored: true, mode: 'live' });

@@ -229,7 +229,8 @@ export function postgresBinDir(): string {
     const versions = readdirSync(root)
       .filter((v) => /^\d+(\.\d+)?$/.test(v) && existsSync(join(root, v, 'bin', 'pg_ctl')))
       .sort((a, b) => Number(b) - Number(a));
-    if (versions.length > 0) return join(root, versions[0], 'bin');
+    const newest = versions[0];
+    if (newest !== undefined) return join(root, newest, 'bin');
   }
   const pgCtl = onPath('pg_ctl');
   if (pgCtl) return join(pgCtl, '..');

@@ -65,8 +65,9 @@ export function readExport(list: ReferenceListName, text: string): ExportContent
   if (rows.length === 0) return { entries, skipped: 0, header: [] };
 
   // The lists have no code that looks like a column name, so a first cell that is not a code is a header.
-  const hasHeader = !pattern.test(format.normalize(rows[0][0]));
-  const header = hasHeader ? rows[0] : [];
+  const first = rows[0] ?? [];
+  const hasHeader = !pattern.test(format.normalize(first[0] ?? ''));
+  const header = hasHeader ? first : [];
   const names = header.map(columnKey);
   const find = (candidates: readonly string[]): number => {
     for (const c of candidates) {
@@ -81,13 +82,13 @@ export function readExport(list: ReferenceListName, text: string): ExportContent
 
   let skipped = 0;
   for (let r = hasHeader ? 1 : 0; r < rows.length; r++) {
-    const row = rows[r];
-    const code = codeAt < row.length ? format.normalize(row[codeAt]) : '';
+    const row = rows[r] ?? [];
+    const code = format.normalize(row[codeAt] ?? '');
     if (!pattern.test(code)) {
       skipped++;
       continue;
     }
-    const label = labelAt < row.length ? cleanLabel(row[labelAt]) : '';
+    const label = cleanLabel(row[labelAt] ?? '');
     const known = entries.get(code);
     if (known === undefined || (known === '' && label !== '')) entries.set(code, label);
   }

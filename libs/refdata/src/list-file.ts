@@ -42,7 +42,7 @@ export function parseListFile(
   const format = REFERENCE_CODE_FORMATS[list];
   const entries = new Map<string, string>();
   for (let i = 0; i < lines.length; i++) {
-    let line = lines[i];
+    let line = lines[i] ?? '';
     if (line.endsWith('\r')) line = line.slice(0, -1);
     const tab = line.indexOf('\t');
     const code = tab === -1 ? line : line.slice(0, tab);

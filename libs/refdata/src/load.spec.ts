@@ -142,12 +142,12 @@ describe('loadReferenceLists', () => {
   });
 
   it('refuses a list file name that leaves the folder', () => {
-    editManifest((m) => (m.lists.rome.file = '../rome.tsv'));
+    editManifest((m) => (m.lists.rome!.file = '../rome.tsv'));
     expect(loadError().message).toMatch(/lists\.rome\.file must be a plain file name/);
   });
 
   it('fails when a list file has more or fewer lines than the manifest count', () => {
-    editManifest((m) => (m.lists.rs.count = 6));
+    editManifest((m) => (m.lists.rs!.count = 6));
     const err = loadError();
     expect(err.message).toContain(path.join(tmp, SPEC, 'rs.tsv'));
     expect(err.message).toMatch(/has 5 lines but the manifest says count 6/);
@@ -155,13 +155,13 @@ describe('loadReferenceLists', () => {
 
   it('fails on a malformed line, naming the file and the line', () => {
     fs.appendFileSync(path.join(tmp, SPEC, 'rs.tsv'), '12345\tfive digits\n');
-    editManifest((m) => (m.lists.rs.count = 6));
+    editManifest((m) => (m.lists.rs!.count = 6));
     expect(loadError().message).toMatch(/rs\.tsv, line 6/);
   });
 
   it('fails on a duplicate code', () => {
     fs.appendFileSync(path.join(tmp, SPEC, 'rome.tsv'), '115650\tagain\n');
-    editManifest((m) => (m.lists.rome.count = 18318));
+    editManifest((m) => (m.lists.rome!.count = 18318));
     expect(loadError().message).toMatch(/rome\.tsv, line 18318: duplicate code 115650/);
   });
 });

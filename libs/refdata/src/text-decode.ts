@@ -22,5 +22,5 @@ const C1_BLOCK =
   '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 
 function decodeWindows1252(bytes: Buffer): string {
-  return bytes.toString('latin1').replace(/[\u0080-\u009f]/g, (c) => C1_BLOCK[c.charCodeAt(0) - 0x80]);
+  return bytes.toString('latin1').replace(/[\u0080-\u009f]/g, (c) => C1_BLOCK[c.charCodeAt(0) - 0x80] ?? c);
 }
