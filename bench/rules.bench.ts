@@ -128,7 +128,7 @@ function runPhase(phase: Phase, repeat: number): void {
         break;
       }
       case 'generate': {
-        const body = JSON.parse(readFileSync(JSON_FILE, 'utf8'));
+        const body: unknown = JSON.parse(readFileSync(JSON_FILE, 'utf8'));
         ms.push(
           time(() => {
             const f = generateFile(body, { refs, today: TODAY });

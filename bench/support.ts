@@ -60,8 +60,8 @@ export function startProcess(main: string, env: NodeJS.ProcessEnv, ready: RegExp
         resolve(child);
       }
     };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
+    child.stdout.on('data', on);
+    child.stderr.on('data', on);
     child.on('exit', (code) => reject(new Error(`${main} exited ${code}: ${out.slice(-2000)}`)));
   });
 }

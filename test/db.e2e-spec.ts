@@ -305,7 +305,7 @@ describe('migration runner', () => {
     const url = databaseUrl(name);
     try {
       const results = await Promise.all([migrate(url), migrate(url), migrate(url), migrate(url)]);
-      const all = results[0]!.applied.length + results[0]!.alreadyApplied.length;
+      const all = results[0].applied.length + results[0].alreadyApplied.length;
       // Exactly one runner applied each migration; the others waited for the lock and found them applied.
       expect(results.filter((r) => r.applied.length === all)).toHaveLength(1);
       expect(results.filter((r) => r.applied.length === 0 && r.alreadyApplied.length === all)).toHaveLength(
@@ -447,7 +447,7 @@ function shapeFromDmmf(datamodel: DmmfDatamodel): SchemaShape {
           ? ['key', 'unique']
           : ['idx', 'index'];
     const name =
-      index.dbName ?? (index.type === 'id' ? `${table}_pkey` : prismaName(table, columns, suffix!));
+      index.dbName ?? (index.type === 'id' ? `${table}_pkey` : prismaName(table, columns, suffix));
     shape.indexes[name] = `${kind} on ${table}(${columns.join(',')})`;
   }
   return shape;

@@ -168,7 +168,8 @@ function kustomize(dir: string): K8sObject[] {
   if (r.error) throw r.error;
   if (r.status !== 0) throw new Error(`kubectl kustomize ${dir} failed (${r.status}):\n${r.stderr}`);
   return parseAllDocuments(r.stdout).map((doc) => {
-    if (doc.errors.length) throw doc.errors[0];
+    const [first] = doc.errors;
+    if (first) throw new Error(first.message);
     return doc.toJS() as K8sObject;
   });
 }
@@ -1142,9 +1143,9 @@ describe('ops/: the dashboard and the alerts query metrics the apps export', () 
   const exported = new Map<string, Set<string>>();
   beforeAll(async () => {
     const sources = {
-      queueCounts: async () => ({}),
-      fileCounts: async () => ({}),
-      readiness: async (): Promise<Readiness> => ({
+      queueCounts: () => Promise.resolve({}),
+      fileCounts: () => Promise.resolve({}),
+      readiness: (): Promise<Readiness> => Promise.resolve({
         ready: true,
         checks: { database: 'up', redis: 'up', storage: 'up' },
         down: [],
@@ -1190,7 +1191,7 @@ describe('ops/: the dashboard and the alerts query metrics the apps export', () 
   /** Grafana's variables replaced the way Grafana would (regex variables by a regex). */
   function withVariables(expr: string): string {
     return expr.replace(/\$(\w+)/g, (_, name: string) => {
-      if (BUILTIN_GRAFANA_VARIABLES[name]) return BUILTIN_GRAFANA_VARIABLES[name]!;
+      if (BUILTIN_GRAFANA_VARIABLES[name]) return BUILTIN_GRAFANA_VARIABLES[name];
       const variable = variables.get(name);
       if (!variable) throw new Error(`undefined dashboard variable $${name} in: ${expr}`);
       return variable.type === 'textbox' ? String(variable.query) : '.*';

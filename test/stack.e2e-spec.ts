@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import type { Readable } from 'node:stream';
 import Redis from 'ioredis';
 import { Client as MinioClient } from 'minio';
 import { Client as PgClient } from 'pg';
@@ -164,7 +163,7 @@ describe('PrivateS3', () => {
     });
 
   async function read(client: MinioClient, bucket: string, key: string): Promise<string> {
-    const stream = (await client.getObject(bucket, key)) as Readable;
+    const stream = (await client.getObject(bucket, key));
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString();

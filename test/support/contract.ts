@@ -53,7 +53,7 @@ export function recordExchanges(server: Server, into: Exchange[] = suiteExchange
         method: req.method ?? 'GET',
         url: req.url ?? '/',
         status: res.statusCode,
-        headers: res.getHeaders() as Exchange['headers'],
+        headers: res.getHeaders(),
         body: size > MAX_RECORDED_BODY ? null : Buffer.concat(chunks),
       });
     });
@@ -134,7 +134,7 @@ export class Contract {
   private resolve(node: unknown): unknown {
     let current = node as Json | undefined;
     while (current && typeof current.$ref === 'string') {
-      current = (current.$ref as string)
+      current = (current.$ref)
         .replace(/^#\//, '')
         .split('/')
         .reduce<Json | undefined>((at, part) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], this.document);

@@ -135,8 +135,8 @@ export function captureOutput(): { text(): string; stop(): void } {
       chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
       return (write as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest);
     };
-  process.stdout.write = grab(out) as typeof process.stdout.write;
-  process.stderr.write = grab(err) as typeof process.stderr.write;
+  process.stdout.write = grab(out);
+  process.stderr.write = grab(err);
   return {
     text: () => chunks.join(''),
     stop: () => {

@@ -101,8 +101,8 @@ function spawnUntilReady(
   const append = (d: Buffer) => {
     out = (out + d.toString()).slice(-8192); // keep draining so the child never blocks on a full pipe
   };
-  child.stdout!.on('data', append);
-  child.stderr!.on('data', append);
+  child.stdout.on('data', append);
+  child.stderr.on('data', append);
   return new Promise<ReadyChild>((resolve, reject) => {
     let settled = false;
     const fail = (error: Error) => {
@@ -133,13 +133,13 @@ function spawnUntilReady(
     );
     const cleanup = () => {
       clearTimeout(timer);
-      child.stdout!.off('data', onData);
-      child.stderr!.off('data', onData);
+      child.stdout.off('data', onData);
+      child.stderr.off('data', onData);
       child.off('exit', onExit);
       child.off('error', onError);
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', onExit);
     child.once('error', onError);
   });

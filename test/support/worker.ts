@@ -73,8 +73,8 @@ export function spawnWorker(config: WorkerConfig): Promise<ChildProcess & { star
     let out = '';
     const timer = setTimeout(() => reject(new Error(`worker did not start: ${out}`)), 30_000);
     // Every line the worker writes, for the log audit (suite-audit.setup.ts).
-    child.stdout!.on('data', (d: Buffer) => suiteLogs.feed(d));
-    child.stderr!.on('data', (d: Buffer) => suiteLogs.feed(d));
+    child.stdout.on('data', (d: Buffer) => suiteLogs.feed(d));
+    child.stderr.on('data', (d: Buffer) => suiteLogs.feed(d));
     const onData = (d: Buffer) => {
       out += d.toString();
       if (out.includes('processing queue')) {
@@ -82,8 +82,8 @@ export function spawnWorker(config: WorkerConfig): Promise<ChildProcess & { star
         resolve(Object.assign(child, { startupOutput: out }));
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.on('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
   });
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
-import { JOB_NAMES, MAX_STALLED_COUNT, QUEUE_NAME, retryDelayMs, type JobName } from '@ppfile/jobs';
+import { JOB_NAMES, MAX_STALLED_COUNT, QUEUE_NAME, retryDelayMs } from '@ppfile/jobs';
 import { HealthChecks, isDependencyDown, Metrics, redisOptions, ROOT_LOGGER, type JobOutcome, type RootLogger } from '@ppfile/infra';
 import { WORKER_CONFIG, type WorkerConfig } from './config';
 import { PROCESSORS, type Processor } from './processors/processor';
@@ -63,7 +63,7 @@ export class QueueWorker implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private dispatch(job: Job): Promise<unknown> {
-    const processor = this.byName.get(job.name as JobName);
+    const processor = this.byName.get(job.name);
     if (!processor) throw new Error(`no processor for job "${job.name}"`);
     return processor.process(job as Job<never>);
   }
@@ -105,7 +105,7 @@ export class QueueWorker implements OnApplicationBootstrap, BeforeApplicationShu
     this.record(job, final ? 'failed' : 'retried', undefined, err);
     if (!final) return;
     try {
-      await this.byName.get(job.name as JobName)?.failed?.(job as Job<never>, err);
+      await this.byName.get(job.name)?.failed?.(job as Job<never>, err);
     } catch (e) {
       this.logger.warn({ job_id: job.id, err_name: (e as Error).name }, 'cleanup of a failed job failed');
     }

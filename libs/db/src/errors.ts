@@ -65,7 +65,7 @@ export function databaseErrorKind(error: unknown): DatabaseErrorKind | undefined
     }
     const meta = fields.meta as Record<string, unknown> | undefined;
     queue.push(fields.cause, meta, meta?.driverAdapterError);
-    if (Array.isArray(fields.errors)) queue.push(...fields.errors);
+    if (Array.isArray(fields.errors)) queue.push(...(fields.errors as unknown[]));
   }
   return undefined;
 }

@@ -52,7 +52,7 @@ export class UnitLedger {
     const test = input.mode === 'test';
     const live = test ? 0 : units;
     const testRows = test ? units : 0;
-    if (!isMonth(month)) throw new RangeError(`month must be YYYY-MM (got "${month}")`);
+    if (!isMonth(month)) throw new RangeError(`month must be YYYY-MM (got "${String(month)}")`);
     if (!Number.isSafeInteger(units) || units <= 0) throw new RangeError(`units must be a positive integer (got ${units})`);
     const id = newReservationId();
     const now = this.clock().toISOString();
@@ -148,7 +148,7 @@ export class UnitLedger {
 
   /** The month's counter and what the ledger says it is made of. */
   async month(organizationId: string, month: string): Promise<LedgerMonth> {
-    if (!isMonth(month)) throw new RangeError(`month must be YYYY-MM (got "${month}")`);
+    if (!isMonth(month)) throw new RangeError(`month must be YYYY-MM (got "${String(month)}")`);
     const [counter, sums] = await Promise.all([
       this.prisma.usageCounter.findUnique({ where: { organizationId_month: { organizationId, month } }, select: { used: true, testRows: true } }),
       this.prisma.unitReservation.groupBy({

@@ -9,7 +9,7 @@ export interface Usage {
 }
 
 function checkMonth(month: string): void {
-  if (!isMonth(month)) throw new RangeError(`month must be YYYY-MM (got "${month}")`);
+  if (!isMonth(month)) throw new RangeError(`month must be YYYY-MM (got "${String(month)}")`);
 }
 
 /**

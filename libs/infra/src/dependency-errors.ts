@@ -44,7 +44,7 @@ export function isDependencyDown(error: unknown): boolean {
     if (typeof f.message === 'string' && MESSAGES.some((m) => m.test(f.message as string))) return true;
     const meta = f.meta as Record<string, unknown> | undefined;
     queue.push(f.cause, meta?.driverAdapterError);
-    if (Array.isArray(f.errors)) queue.push(...f.errors);
+    if (Array.isArray(f.errors)) queue.push(...(f.errors as unknown[]));
   }
   return false;
 }

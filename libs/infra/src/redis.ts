@@ -1,5 +1,5 @@
 import type { RedisOptions as ConnectionSettings } from 'bullmq';
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis } from 'ioredis';
 
 /**
  * The one Redis connection policy of ppfile. Every connection reconnects within 2 s once Redis is
@@ -30,7 +30,7 @@ export function redisOptions(redisUrl: string, use: RedisUse): ConnectionSetting
 
 /** The process's commands client. Its errors are the callers' (503); the event itself is only counted. */
 export function createRedis(redisUrl: string, onError: (e: Error) => void = () => undefined): Redis {
-  const redis = new Redis(redisOptions(redisUrl, 'commands') as RedisOptions);
+  const redis = new Redis(redisOptions(redisUrl, 'commands'));
   redis.on('error', onError);
   return redis;
 }

@@ -116,7 +116,7 @@ export class JsonRowMapper {
   }
 
   /** Request path of a cell, for errors (API.md §4 `field`). */
-  static fieldOf(loc: RowLocator, column: ColumnSpec, element?: number): string {
+  static fieldOf(this: void, loc: RowLocator, column: ColumnSpec, element?: number): string {
     const base =
       column.level === 'declaration'
         ? `declarations[${loc.declaration}]`

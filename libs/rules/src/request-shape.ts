@@ -103,7 +103,7 @@ const OPTION_FIELDS: {
 
 export const OPTIONS_SHAPE: ObjectShape = {
   name: 'options',
-  fields: Object.entries(OPTION_FIELDS).map(([name, option]) => ({ name, ...option }) as FieldShape),
+  fields: Object.entries(OPTION_FIELDS).map(([name, option]) => ({ name, ...option })),
 };
 
 /** The options of a body that gives none. */

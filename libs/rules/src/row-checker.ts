@@ -116,7 +116,7 @@ export class RowChecker {
       DATE_FIN_VALIDITE: at('DATE_FIN_VALIDITE'),
     };
     this.deadlineIndex = at(ctx.table.deadlineColumn);
-    this.days = new Array(this.columns.length).fill(null);
+    this.days = new Array<number | null>(this.columns.length).fill(null);
     this.maxHolders = ctx.spec.limits.maxHoldersPerDeclaration;
     const certifying = this.columns[this.col.FORMATION_CERTIFIANTE]!.presence[ctx.declarant];
     this.certifyingOptional = certifying !== 'never' && !certifying.required;

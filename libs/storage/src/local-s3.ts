@@ -17,7 +17,7 @@ export async function startLocalS3(opts: { directory: string; port?: number; add
   mkdirSync(opts.directory, { recursive: true });
   // Required lazily: s3rver is a devDependency and production never loads it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const S3rver = require('s3rver');
+  const S3rver = require('s3rver') as new (options: object) => { run(): Promise<unknown>; close(): Promise<void> };
   const server = new S3rver({
     address: opts.address ?? '127.0.0.1',
     port: opts.port ?? 0,

@@ -1,5 +1,4 @@
 import { Client } from 'minio';
-import type { Readable } from 'node:stream';
 
 export interface StorageConfig {
   /** http(s)://host[:port] of an S3-compatible endpoint (MinIO in production). */
@@ -52,7 +51,7 @@ export class ObjectStorage {
   async get(key: string): Promise<Buffer> {
     const stream = await this.client.getObject(this.bucket, key);
     const chunks: Buffer[] = [];
-    for await (const chunk of stream as Readable) chunks.push(chunk as Buffer);
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks);
   }
 

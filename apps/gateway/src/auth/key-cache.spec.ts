@@ -8,7 +8,7 @@ describe('KeyCache', () => {
     let now = 0;
     let lookups = 0;
     const cache = new KeyCache(5000, () => now);
-    const lookup = async () => (lookups++, principal);
+    const lookup = () => Promise.resolve((lookups++, principal));
     await cache.authenticate('pp_live_x', lookup);
     await cache.authenticate('pp_live_x', lookup);
     expect(lookups).toBe(1);
@@ -22,7 +22,7 @@ describe('KeyCache', () => {
     let valid = true;
     let lookups = 0;
     const cache = new KeyCache(1000, () => now);
-    const lookup = async () => (lookups++, valid ? principal : null);
+    const lookup = () => Promise.resolve((lookups++, valid ? principal : null));
     expect(await cache.authenticate('k', lookup)).toBe(principal);
     valid = false;
     now = 1001;
@@ -34,7 +34,7 @@ describe('KeyCache', () => {
   it('with a TTL of 0 looks up every time', async () => {
     let lookups = 0;
     const cache = new KeyCache(0, () => 0);
-    for (let i = 0; i < 3; i++) await cache.authenticate('k', async () => (lookups++, principal));
+    for (let i = 0; i < 3; i++) await cache.authenticate('k', () => Promise.resolve((lookups++, principal)));
     expect(lookups).toBe(3);
   });
 });

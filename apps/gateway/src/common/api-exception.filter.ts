@@ -63,7 +63,7 @@ export function sendApiError(req: GatewayRequest, res: Response, exception: unkn
 
 function log(what: string, error: unknown, requestId: string): void {
   const e = error as { name?: string; code?: unknown; stack?: string };
-  logger.error({ request_id: requestId, err_name: e.name ?? typeof error, err_code: e.code === undefined ? undefined : String(e.code), frames: framesOf(e.stack ?? '') }, what);
+  logger.error({ request_id: requestId, err_name: e.name ?? typeof error, err_code: typeof e.code === 'string' || typeof e.code === 'number' ? String(e.code) : undefined, frames: framesOf(e.stack ?? '') }, what);
 }
 
 /** Errors Nest or its middleware raise themselves (unknown route, multer's size limit, …). */

@@ -80,7 +80,7 @@ export class RulesPool implements OnApplicationShutdown {
       // the event loop never parses them.
       const bytes = job.task.body;
       const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-      slot.worker.postMessage({ id: job.id, task: job.task }, own ? [bytes.buffer as ArrayBuffer] : []);
+      slot.worker.postMessage({ id: job.id, task: job.task }, own ? [bytes.buffer] : []);
     }
   }
 

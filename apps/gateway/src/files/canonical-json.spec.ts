@@ -6,7 +6,7 @@ import { bodyHash, canonicalJson } from './canonical-json';
 function recursiveCanonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(recursiveCanonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.keys(value as object)
+    const entries = Object.keys(value)
       .sort()
       .map((k) => `${JSON.stringify(k)}:${recursiveCanonical((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;

@@ -43,6 +43,6 @@ export function withoutExternalStylesheets(_req: Request, res: Response, next: N
       }
       res.type('html').send(html.replace(EXTERNAL_LINK, ''));
     });
-  }) as Response['render'];
+  });
   next();
 }

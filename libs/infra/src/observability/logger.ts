@@ -85,7 +85,7 @@ export class PinoNestLogger implements LoggerService {
       fields.frames = framesOf(message.stack ?? '');
       this.root[level](fields, text ?? 'error');
     } else if (message !== null && typeof message === 'object') {
-      this.root[level]({ ...fields, ...(message as object) }, text ?? context ?? '');
+      this.root[level]({ ...fields, ...(message) }, text ?? context ?? '');
     } else {
       this.root[level](fields, String(message));
     }
