@@ -536,7 +536,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Open
         `Limits: ${LIMITS.maxRowsLive.toLocaleString('en')} rows a request (${LIMITS.maxRowsTest} with a test key), ` +
         `${LIMITS.maxBytes / 1024 / 1024} MB a body, files kept at most ${LIMITS.maxRetentionHours} h. ` +
         `Formula policies: ${FORMULA_POLICIES.join(', ')}. Errors: one JSON body for every status, with a stable \`code\`.`,
-      license: { name: 'Proprietary', url: 'https://example.invalid/ppfile/license' },
+      license: { name: 'UNLICENSED (proprietary)' },
       contact: { name: 'ppfile operators' },
     },
     // Relative by default: Swagger UI and generated clients call the origin that served the document.
