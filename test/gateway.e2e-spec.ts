@@ -183,6 +183,11 @@ describe('generation, files and downloads (200, 404, 410)', () => {
     const bytes = Buffer.from(dl.text, 'utf8');
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(res.body.sha256);
     expect(dl.text.endsWith('\r\n')).toBe(true);
+    // Conditional GET: the copy the client has is this file → 304 without a body; another ETag → 200.
+    const path = `/v1/files/${res.body.file_id}/download`;
+    const same = await request(gw.http).get(path).set(bearer(org.live)).set('If-None-Match', `W/"x", "${res.body.sha256}"`);
+    expect([same.status, same.headers.etag, same.text ?? '']).toEqual([304, `"${res.body.sha256}"`, '']);
+    expect((await request(gw.http).get(path).set(bearer(org.live)).set('If-None-Match', '"other"')).status).toBe(200);
     expect(await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).toMatchObject({ used: 3 });
   });
 

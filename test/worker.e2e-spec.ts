@@ -122,6 +122,23 @@ describe('hand-off to the workers', () => {
     expect(await usage(org.id)).toBe(30);
   });
 
+  it('a 202 retried with its Idempotency-Key answers the file as it is now: 202 with Location, then 200 once available', async () => {
+    const org = await gw.organization('pro');
+    const send = () =>
+      request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Prefer', 'respond-async').set('Idempotency-Key', 'async-retry').send(body(30));
+    const first = await send();
+    expect(first.status).toBe(202);
+    await until('available', async () => {
+      const m = await request(gw.http).get(`/v1/files/${first.body.file_id}`).set(bearer(org.live));
+      return m.body.status === 'available' ? m.body : null;
+    });
+    const retry = await send();
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toMatchObject({ success: true, file_id: first.body.file_id, rows: 30, stored: true });
+    expect(await usage(org.id)).toBe(30);
+  });
+
   it('an asynchronous generation with invalid rows ends failed, with the error body, and counts nothing', async () => {
     const org = await gw.organization('pro');
     const b = body(30);

@@ -153,7 +153,7 @@ export interface paths {
     };
     /**
      * Download the CSV, byte for byte as generated
-     * @description Only with the key that created the file, while it is available.
+     * @description Only with the key that created the file, while it is available. `If-None-Match` with its ETag answers 304.
      */
     get: operations['downloadFile'];
     put?: never;
@@ -1626,7 +1626,10 @@ export interface operations {
   downloadFile: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of a copy you have: 304 when it is this file. */
+        'If-None-Match'?: string;
+      };
       path: {
         /** @description The `file_id` of a generate response. */
         id: string;
@@ -1649,6 +1652,18 @@ export interface operations {
         content: {
           'text/csv': string;
         };
+      };
+      /** @description Not modified: the copy of `If-None-Match` is this file. */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description No `Authorization: Bearer` key, or an unknown, malformed or revoked one. Codes: MISSING_API_KEY, INVALID_API_KEY. */
       401: {

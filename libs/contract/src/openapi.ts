@@ -466,15 +466,19 @@ function operations(): Record<string, Record<string, Operation>> {
         operationId: 'downloadFile',
         tags: ['files'],
         summary: 'Download the CSV, byte for byte as generated',
-        description: 'Only with the key that created the file, while it is available.',
+        description: 'Only with the key that created the file, while it is available. `If-None-Match` with its ETag answers 304.',
         security: BEARER,
-        parameters: [fileId],
+        parameters: [
+          fileId,
+          { name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy you have: 304 when it is this file.', schema: { type: 'string' } },
+        ],
         responses: {
           '200': {
             description: 'The file (UTF-8, `|` separated, CRLF).',
             headers: responseHeaders(true, 200, ['ETag', 'Content-Disposition']),
             content: { 'text/csv': { schema: { type: 'string', format: 'binary' } } },
           },
+          '304': { description: 'Not modified: the copy of `If-None-Match` is this file.', headers: responseHeaders(true, 304, ['ETag']) },
           ...errors([404, 409, 410, ...COMMON_ERRORS]),
         },
       },

@@ -69,10 +69,18 @@ export class FilesController {
   @Get(':id/download')
   async download(@Req() req: GatewayRequest, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const file = await this.reader.download(req.principal!, id);
+    const etag = `"${file.sha256}"`;
+    // A conditional GET for the file the client already has: 304, no body (RFC 9110 §13.1.2).
+    const match = req.header('if-none-match');
+    if (match !== undefined && (match.trim() === '*' || match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))) {
+      res.status(304).setHeader('ETag', etag);
+      res.end();
+      return;
+    }
     res.status(200);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
-    res.setHeader('ETag', `"${file.sha256}"`);
+    res.setHeader('ETag', etag);
     res.setHeader('Content-Length', String(file.content.length));
     res.end(file.content);
   }

@@ -42,8 +42,13 @@ export class IdempotentExecution {
         throw new ApiError('IDEMPOTENCY_KEY_REUSED');
       case 'in_progress':
         throw new ApiError('IDEMPOTENCY_IN_PROGRESS');
-      case 'completed':
-        return { status: begun.status, body: options.replay(begun.body as Record<string, unknown>), replayed: true };
+      case 'completed': {
+        const stored = begun.body as Record<string, unknown>;
+        // A 202 is not replayed as it was: the file has moved on since. The retry gets its state now
+        // (200 with the file once available, else 202 with Location again).
+        if (begun.status === 202 && typeof stored.file_id === 'string') return { ...(await options.resume(stored.file_id)), replayed: true };
+        return { status: begun.status, body: options.replay(stored), replayed: true };
+      }
       case 'accepted':
         return this.complete(keyId, key, await options.resume(begun.fileId));
     }
