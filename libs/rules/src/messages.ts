@@ -19,6 +19,8 @@ export interface MessageParams {
   position?: number;
   deadline?: string;
   limit?: number;
+  /** `test`: a test key's monthly allowance of rows, not a plan's units (QUOTA_EXCEEDED). */
+  mode?: 'live' | 'test';
   first_row?: number;
   detail?: string;
   /** A key of REASONS: why a value must be empty, or what is wrong with a NIR. */
@@ -301,8 +303,14 @@ const REQUEST_MESSAGES: Catalogue<RequestErrorCode> = {
     fr: (p) => `Trop de requêtes : ${p.limit} par minute au plus ; réessayez dans ${p.count} s.`,
   },
   QUOTA_EXCEEDED: {
-    en: (p) => `The monthly quota of ${p.limit} units would be exceeded (${p.count} requested); nothing was counted.`,
-    fr: (p) => `Le quota mensuel de ${p.limit} unités serait dépassé (${p.count} demandées) ; rien n'a été compté.`,
+    en: (p) =>
+      p.mode === 'test'
+        ? `The monthly allowance of ${p.limit} rows for this organization's test keys would be exceeded (${p.count} requested); nothing was counted.`
+        : `The monthly quota of ${p.limit} units would be exceeded (${p.count} requested); nothing was counted.`,
+    fr: (p) =>
+      p.mode === 'test'
+        ? `L'allocation mensuelle de ${p.limit} lignes des clés de test de l'organisation serait dépassée (${p.count} demandées) ; rien n'a été compté.`
+        : `Le quota mensuel de ${p.limit} unités serait dépassé (${p.count} demandées) ; rien n'a été compté.`,
   },
   SERVICE_UNAVAILABLE: {
     en: () => 'A dependency of the service is unavailable; nothing was counted or kept. Retry later.',
@@ -341,7 +349,9 @@ export const FIELD_PROBLEMS = {
   type_string_array: { en: 'must be an array of strings', fr: 'doit être un tableau de chaînes' },
   non_empty_array: { en: 'must be a non-empty array', fr: 'doit être un tableau non vide' },
   one_of: { en: 'must be one of', fr: "doit valoir l'une des valeurs" },
+  /** Followed by `min to max` (`range_to` between them). */
   range: { en: 'must be an integer from', fr: 'doit être un entier de' },
+  range_to: { en: 'to', fr: 'à' },
   idempotency_key: { en: '1 to 255 printable ASCII characters', fr: '1 à 255 caractères ASCII imprimables' },
   /** Followed by the limit (the gateway's bound on a JSON body's nesting). */
   too_deep: {

@@ -204,25 +204,25 @@ describe('INVALID_REQUEST: structure of the body', () => {
       'retention_hours 0',
       (b) => (b.options = { retention_hours: 0 }),
       'options.retention_hours',
-      'must be an integer from 1 … 24',
+      'must be an integer from 1 to 24',
     ],
     [
       'retention_hours 25',
       (b) => (b.options = { retention_hours: 25 }),
       'options.retention_hours',
-      'must be an integer from 1 … 24',
+      'must be an integer from 1 to 24',
     ],
     [
       'retention_hours 1.5',
       (b) => (b.options = { retention_hours: 1.5 }),
       'options.retention_hours',
-      'must be an integer from 1 … 24',
+      'must be an integer from 1 to 24',
     ],
     [
       'retention_hours a string',
       (b) => (b.options = { retention_hours: '24' }),
       'options.retention_hours',
-      'must be an integer from 1 … 24',
+      'must be an integer from 1 to 24',
     ],
   ])('%s', (_name, edit, field, message) => {
     const b = body('adf', 'training_organization');
@@ -254,7 +254,7 @@ describe('INVALID_REQUEST: structure of the body', () => {
     const err = requestError(() => check(b, { lang: 'fr' }));
     expect(err.message).toBe('La requête est mal formée (1 problème ; voir details.fields).');
     expect(err.details!.fields).toEqual([
-      { field: 'options.retention_hours', message: 'doit être un entier de 1 … 24' },
+      { field: 'options.retention_hours', message: 'doit être un entier de 1 à 24' },
     ]);
   });
 

@@ -70,7 +70,8 @@ interface FieldIssue {
   message: string;
 }
 
-type Problem = (field: string, kind: FieldProblem, suffix?: string) => void;
+/** A suffix is text in both languages when it holds words. */
+type Problem = (field: string, kind: FieldProblem, suffix?: string | Record<Lang, string>) => void;
 
 /**
  * Checks the body's structure (types, unknown fields, options) and the spec version against the
@@ -82,7 +83,8 @@ export function parseDeclarationRequest(raw: unknown, lang: Lang): DeclarationRe
   let problemCount = 0;
   const problem: Problem = (field, kind, suffix = '') => {
     problemCount++;
-    if (problems.length < MAX_FIELD_PROBLEMS) problems.push({ field, message: `${FIELD_PROBLEMS[kind][lang]}${suffix}` });
+    const tail = typeof suffix === 'string' ? suffix : suffix[lang];
+    if (problems.length < MAX_FIELD_PROBLEMS) problems.push({ field, message: `${FIELD_PROBLEMS[kind][lang]}${tail}` });
   };
 
   if (!isObject(raw)) {
@@ -185,7 +187,10 @@ function parseOptions(raw: unknown, problem: Problem): GenerationOptions {
     } else if (option.kind === 'integer') {
       const n = value as number;
       if (Number.isInteger(n) && n >= option.minimum && n <= option.maximum) set[key] = n;
-      else problem(`${at}.${key}`, 'range', ` ${option.minimum} … ${option.maximum}`);
+      else {
+        const { en, fr } = FIELD_PROBLEMS.range_to;
+        problem(`${at}.${key}`, 'range', { en: ` ${option.minimum} ${en} ${option.maximum}`, fr: ` ${option.minimum} ${fr} ${option.maximum}` });
+      }
     } else if (option.kind === 'string' && option.values) {
       if (option.values.includes(value as string)) set[key] = value;
       else problem(`${at}.${key}`, 'one_of', `: ${option.values.join(', ')}`);

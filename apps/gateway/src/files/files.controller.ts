@@ -30,6 +30,7 @@ export class FilesController {
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw new ApiError('INVALID_REQUEST', { count: 1 }, {
         fields: [{ field: 'Idempotency-Key', message: FIELD_PROBLEMS.idempotency_key[req.lang] }],
+        field_count: 1,
       });
     }
     const respondAsync = /(^|[,;\s])respond-async\b/i.test(req.header('prefer') ?? '');

@@ -44,7 +44,9 @@ export class UploadValidation {
     if (strict !== undefined && strict !== 'true' && strict !== 'false') {
       problems.push({ field: 'strict_references', message: `${FIELD_PROBLEMS.one_of[lang]}: true, false` });
     }
-    if (problems.length || !upload) throw new ApiError('INVALID_REQUEST', { count: problems.length }, { fields: problems });
+    if (problems.length || !upload) {
+      throw new ApiError('INVALID_REQUEST', { count: problems.length }, { fields: problems, field_count: problems.length });
+    }
     const limit = rowLimit(principal);
     const today = parisDay(this.clock.now());
     const form = {

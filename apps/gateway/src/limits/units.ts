@@ -42,7 +42,7 @@ export class Units {
     if (!r.ok) {
       throw new ApiError(
         'QUOTA_EXCEEDED',
-        { limit, count: units },
+        { limit, count: units, mode: principal.mode },
         { used: r.used, limit, requested: units, ...(test ? { mode: 'test' } : {}) },
       );
     }

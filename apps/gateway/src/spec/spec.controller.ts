@@ -1,8 +1,9 @@
 import { ApiError } from '@ppfile/contract';
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import {
   CURRENT_SPEC_VERSION,
   describeSpec,
+  FIELD_PROBLEMS,
   findSpec,
   REFERENCE_LIST_NAMES,
   searchReferences,
@@ -10,6 +11,7 @@ import {
   type ReferenceListName,
 } from '@ppfile/rules';
 import { ReferenceDirectory } from '@ppfile/refdata';
+import type { GatewayRequest } from '../common/request-context';
 
 /** Its OpenAPI description (statuses, bodies, headers, examples) is libs/contract openapi.ts. */
 @Controller('v1/spec')
@@ -28,6 +30,7 @@ export class SpecController {
 
   @Get(':version/references/:list')
   references(
+    @Req() req: GatewayRequest,
     @Param('version') version: string,
     @Param('list') list: string,
     @Query('q') q?: string,
@@ -38,7 +41,8 @@ export class SpecController {
     if (!REFERENCE_LIST_NAMES.includes(list as ReferenceListName)) throw new ApiError('NOT_FOUND');
     const n = limit === undefined ? undefined : Number(limit);
     if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > 500)) {
-      throw new ApiError('INVALID_REQUEST', { count: 1 }, { fields: [{ field: 'limit', message: 'must be an integer from 1 to 500' }] });
+      const message = `${FIELD_PROBLEMS.range[req.lang]} 1 ${FIELD_PROBLEMS.range_to[req.lang]} 500`;
+      throw new ApiError('INVALID_REQUEST', { count: 1 }, { fields: [{ field: 'limit', message }], field_count: 1 });
     }
     return searchReferences(this.referenceData.lists(version), list as ReferenceListName, { q, limit: n, cursor });
   }
