@@ -24,6 +24,7 @@ const USAGE = `ppfile — official Passeport de Prévention bulk-import files, o
   ppfile admin org create --name NAME --plan free|starter|pro|business [--json]
   ppfile admin key create --org ID --mode live|test [--name LABEL] [--json]
   ppfile admin key revoke KEY_ID [--json]
+  ppfile admin user create --org ID --email E [--json]   (prints a one-time dashboard invitation link)
   ppfile admin usage --org ID [--month YYYY-MM] [--json]
   ppfile admin db migrate [--json]
 
@@ -39,7 +40,10 @@ const COMMANDS: Record<string, Command> = {
   check: checkCommand,
   generate: generateCommand,
   refdata: refdataCommand,
-  admin: (args, output, env) => require('./commands/admin').adminCommand(args, output, env), // eslint-disable-line @typescript-eslint/no-require-imports -- loaded on demand: the offline commands never load Prisma
+  // Loaded on demand: the offline commands never load Prisma.
+  admin: (args, output, env) =>
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require('./commands/admin') as typeof import('./commands/admin')).adminCommand(args, output, env),
 };
 
 /** The exit status; a promise of it for the commands that talk to the database (admin). */

@@ -9,6 +9,8 @@ import { InflightBytes } from './common/inflight-bytes';
 import { jsonBodyMiddleware } from './common/json-body.middleware';
 import { requestIdMiddleware } from './common/request-id.middleware';
 import { GATEWAY_CONFIG, servicesOf, type GatewayConfig } from './config';
+import { DashboardModule } from './dashboard/dashboard.module';
+import { dashboardFormBody, DashboardSessionMiddleware } from './dashboard/session.middleware';
 import { deferLargeDeclarationBody } from './declarations/deferred-body.middleware';
 import { DeclarationsModule } from './declarations/declarations.module';
 import { FilesModule } from './files/files.module';
@@ -44,6 +46,7 @@ export class AppModule implements NestModule {
         SpecModule,
         DeclarationsModule,
         FilesModule,
+        DashboardModule,
       ],
       providers: [{ provide: GATEWAY_CONFIG, useValue: config }, Draining, InflightBytes, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
       exports: [GATEWAY_CONFIG, Draining, InflightBytes],
@@ -62,5 +65,12 @@ export class AppModule implements NestModule {
         { path: 'v1/files/generate', method: RequestMethod.POST },
       );
     consumer.apply(multipartOnly).forRoutes({ path: 'v1/files/validate', method: RequestMethod.POST });
+    // The dashboard (API.md §12): its language and session, then its URL-encoded forms; never an API key.
+    consumer
+      .apply(DashboardSessionMiddleware, dashboardFormBody)
+      .forRoutes(
+        { path: 'dashboard', method: RequestMethod.ALL },
+        { path: 'dashboard/*path', method: RequestMethod.ALL },
+      );
   }
 }

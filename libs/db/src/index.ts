@@ -10,7 +10,10 @@ import { LifecycleStore } from './lifecycle';
 import { JobPayloadStore } from './payloads';
 import { OrganizationStore } from './organizations';
 import type { PrismaClient } from './prisma';
+import { SessionStore } from './sessions';
 import { UsageStore } from './usage';
+import { UsageHistoryStore } from './usage-history';
+import { UserStore } from './users';
 
 export * from './api-keys';
 export * from './errors';
@@ -23,7 +26,10 @@ export * from './migrate';
 export * from './organizations';
 export * from './plans';
 export * from './prisma';
+export * from './sessions';
 export * from './usage';
+export * from './usage-history';
+export * from './users';
 
 export interface Stores {
   organizations: OrganizationStore;
@@ -34,6 +40,9 @@ export interface Stores {
   ledger: UnitLedger;
   payloads: JobPayloadStore;
   lifecycle: LifecycleStore;
+  users: UserStore;
+  sessions: SessionStore;
+  usageHistory: UsageHistoryStore;
 }
 
 /** Every store over one client (the process's single Prisma client). */
@@ -51,5 +60,8 @@ export function createStores(prisma: PrismaClient, clock: () => Date = () => new
     ledger,
     payloads,
     lifecycle: new LifecycleStore(prisma, files, ledger, payloads),
+    users: new UserStore(prisma, clock),
+    sessions: new SessionStore(prisma, clock),
+    usageHistory: new UsageHistoryStore(prisma),
   };
 }

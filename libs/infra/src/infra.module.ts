@@ -11,8 +11,11 @@ import {
   LifecycleStore,
   OrganizationStore,
   PrismaClient,
+  SessionStore,
   UnitLedger,
+  UsageHistoryStore,
   UsageStore,
+  UserStore,
   type Stores,
 } from '@ppfile/db';
 import { FileLifecycle, PayloadCipher } from '@ppfile/jobs';
@@ -67,6 +70,9 @@ const STORE_CLASSES = {
   ledger: UnitLedger,
   payloads: JobPayloadStore,
   lifecycle: LifecycleStore,
+  users: UserStore,
+  sessions: SessionStore,
+  usageHistory: UsageHistoryStore,
 } as const satisfies { [K in keyof Stores]: abstract new (...args: never[]) => Stores[K] };
 
 /**

@@ -3,11 +3,14 @@ import {
   createStores,
   DEFAULT_DATABASE_URL,
   describeDatabaseError,
+  DuplicateUserError,
+  isEmail,
   isMonth,
   isPlanName,
   migrate,
   MigrationError,
   monthOf,
+  normalizeEmail,
   NotFoundError,
   PLAN_NAMES,
   redactUrl,
@@ -29,6 +32,7 @@ const USAGE = `usage:
   ppfile admin org create --name NAME --plan ${PLAN_NAMES.join('|')} [--json]
   ppfile admin key create --org ID --mode live|test [--name LABEL] [--json]
   ppfile admin key revoke KEY_ID [--json]
+  ppfile admin user create --org ID --email E [--json]
   ppfile admin usage --org ID [--month YYYY-MM] [--json]
   ppfile admin reconcile --check [--json]
   ppfile admin db migrate [--json]`;
@@ -95,6 +99,40 @@ async function keyRevoke({ values, positionals, output, databaseUrl }: Context):
   const revoked = await withStores(databaseUrl, (s) => s.apiKeys.revokeApiKey(id));
   if (values.json) printJson(output, { id: revoked.id, revoked_at: revoked.revokedAt.toISOString() });
   else output.out(`${revoked.id} revoked at ${revoked.revokedAt.toISOString()}\n`);
+  return EXIT_OK;
+}
+
+/**
+ * `admin user create`: a person of the organization who signs in to the dashboard (API.md §12). No
+ * password is chosen for them: the command prints a one-time invitation link (valid 7 days) with
+ * which they set it. PUBLIC_BASE_URL gives the link's origin, as for the gateway.
+ */
+async function userCreate({ values, positionals, output, databaseUrl, env }: Context): Promise<number> {
+  noPositionals(positionals);
+  const organizationId = requiredString(values, 'org');
+  const email = normalizeEmail(requiredString(values, 'email'));
+  if (!isEmail(email)) throw new UsageError('--email expects an e-mail address');
+  const base = (env.PUBLIC_BASE_URL || 'http://localhost:3000').replace(/\/+$/, '');
+  const invitation = await withStores(databaseUrl, (s) =>
+    s.users.createWithInvitation({ organizationId, email }),
+  );
+  const url = `${base}/dashboard/invite/${invitation.token}`;
+  if (values.json) {
+    printJson(output, {
+      id: invitation.user.id,
+      organization_id: invitation.user.organizationId,
+      email: invitation.user.email,
+      invitation_url: url,
+      expires_at: invitation.expiresAt.toISOString(),
+    });
+  } else {
+    // The link alone on stdout (scripts capture it); the rest is for the operator.
+    output.out(`${url}\n`);
+    output.err(
+      `${invitation.user.id} (${invitation.user.email}): send this link to the person; it works once, ` +
+        `until ${invitation.expiresAt.toISOString()}, to set their password.\n`,
+    );
+  }
   return EXIT_OK;
 }
 
@@ -186,6 +224,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
     run: keyCreate,
   },
   'key revoke': { options: { json }, run: keyRevoke },
+  'user create': { options: { org: { type: 'string' }, email: { type: 'string' }, json }, run: userCreate },
   usage: { options: { org: { type: 'string' }, month: { type: 'string' }, json }, run: usage },
   reconcile: { options: { check: { type: 'boolean' }, json }, run: reconcileCheck },
   'db migrate': { options: { json }, run: dbMigrate },
@@ -205,7 +244,12 @@ function explain(error: unknown, databaseUrl: string): UsageError {
   if (error instanceof UsageError) return error;
   const described = describeDatabaseError(error, databaseUrl);
   if (described) return new UsageError(described);
-  if (error instanceof NotFoundError || error instanceof MigrationError || error instanceof RangeError) {
+  if (
+    error instanceof NotFoundError ||
+    error instanceof MigrationError ||
+    error instanceof RangeError ||
+    error instanceof DuplicateUserError
+  ) {
     return new UsageError(error.message);
   }
   return new UsageError(

@@ -1,5 +1,13 @@
 import type { NextFunction, Request, Response } from 'express';
-import { DATA_CSP, PAGE_CSP, isHtmlPage, isNoStorePath, securityHeaders } from './security-headers';
+import {
+  DASHBOARD_CSP,
+  DATA_CSP,
+  PAGE_CSP,
+  isDashboard,
+  isHtmlPage,
+  isNoStorePath,
+  securityHeaders,
+} from './security-headers';
 
 function run(path: string): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -36,6 +44,35 @@ describe('securityHeaders', () => {
   });
 
   it.each([
+    '/dashboard',
+    '/dashboard/',
+    '/dashboard/keys',
+    '/dashboard/static/app.0123456789ab.css',
+    '/DASHBOARD/files',
+    '//dashboard',
+  ])('%s: the dashboard CSP', (path) => {
+    expect(run(path)['content-security-policy']).toBe(DASHBOARD_CSP);
+  });
+
+  it('the dashboard CSP allows its own origin only, and nothing inline: no inline script or style, no data: URL', () => {
+    const directives = new Map(
+      DASHBOARD_CSP.split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name!, values]),
+    );
+    expect(DASHBOARD_CSP).not.toMatch(/https?:|\*|'unsafe-|data:|'nonce-/);
+    for (const name of ['default-src', 'script-src', 'style-src', 'img-src', 'connect-src', 'form-action']) {
+      expect(directives.get(name)).toEqual(["'self'"]);
+    }
+    expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(directives.get('object-src')).toEqual(["'none'"]);
+    expect(directives.get('base-uri')).toEqual(["'none'"]);
+  });
+
+  it.each([
+    ['/dashboard', true],
+    ['/dashboard/keys', true],
+    ['/dashboardx', false],
     ['/v1/files/generate', true],
     ['/v1/files/f_1/download', true],
     ['/V1/declarations/validate', true],
@@ -55,5 +92,7 @@ describe('securityHeaders', () => {
     expect(isHtmlPage('/docs-json')).toBe(false);
     expect(isHtmlPage('/admin/queuesx')).toBe(false);
     expect(isNoStorePath('/v1x')).toBe(false);
+    expect(isDashboard('/dashboardx')).toBe(false);
+    expect(isHtmlPage('/dashboard')).toBe(false);
   });
 });

@@ -15,10 +15,31 @@ import type { NextFunction, Request, Response } from 'express';
  *   and the operator pages show jobs: `Cache-Control: no-store`, so that no browser or shared cache
  *   keeps a copy. (Static files keep it too: serve-static does not replace a Cache-Control set here.)
  *
- * A new HTML page served by the gateway (the dashboard of API.md §12) must be added to
- * HTML_PAGE_PREFIXES, or its scripts and styles will not load.
+ * - The organizations' dashboard (/dashboard, API.md §12) is ppfile's own HTML: a stricter CSP
+ *   still — no inline style either, no data: URL, `base-uri 'none'` — and no-store, since its pages
+ *   show keys, files and usage (its hashed static files set their own Cache-Control).
+ *
+ * A new HTML page served by the gateway must be added to HTML_PAGE_PREFIXES, or its scripts and
+ * styles will not load.
  */
 export const HTML_PAGE_PREFIXES: readonly string[] = ['/docs', '/admin/queues'];
+
+/** The dashboard's pages and assets (apps/gateway/src/dashboard). */
+export const DASHBOARD_PREFIX = '/dashboard';
+
+/** The dashboard's CSP: its own stylesheet, script and icon; nothing inline, nothing from elsewhere. */
+export const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /** The CSP of the HTML pages: the gateway's own origin only. */
 export const PAGE_CSP = [
@@ -50,8 +71,13 @@ export function isHtmlPage(path: string): boolean {
   return HTML_PAGE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
-/** The API and the operator pages: personal data or jobs, never cached. */
-export const NO_STORE_PREFIXES: readonly string[] = ['/v1', '/admin'];
+/** Whether `path` is the dashboard or below it. */
+export function isDashboard(path: string): boolean {
+  return path === DASHBOARD_PREFIX || path.startsWith(`${DASHBOARD_PREFIX}/`);
+}
+
+/** The API, the operator pages and the dashboard: personal data, keys or jobs, never cached. */
+export const NO_STORE_PREFIXES: readonly string[] = ['/v1', '/admin', DASHBOARD_PREFIX];
 
 /** Whether answers under `path` must not be stored by any cache. */
 export function isNoStorePath(path: string): boolean {
@@ -62,7 +88,10 @@ export function securityHeaders() {
   return (req: Request, res: Response, next: NextFunction): void => {
     const path = normalize(req.path ?? '/');
     for (const [name, value] of COMMON_HEADERS) res.setHeader(name, value);
-    res.setHeader('Content-Security-Policy', isHtmlPage(path) ? PAGE_CSP : DATA_CSP);
+    res.setHeader(
+      'Content-Security-Policy',
+      isDashboard(path) ? DASHBOARD_CSP : isHtmlPage(path) ? PAGE_CSP : DATA_CSP,
+    );
     if (isNoStorePath(path)) res.setHeader('Cache-Control', 'no-store');
     next();
   };

@@ -1,0 +1,151 @@
+import {
+  Controller,
+  Get,
+  Inject,
+  Logger,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { API_KEY_ID } from '@ppfile/contract';
+import { ApiKeyStore, type ApiKeyInfo } from '@ppfile/db';
+import { Clock } from '@ppfile/infra';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
+import { DashboardExceptionFilter, DashboardNotFound, redirect, sendPage } from './dashboard-errors';
+import type { DashboardRequest, SignedIn } from './dashboard-request';
+import { FormSession, Session, SignedInGuard } from './signed-in';
+import { createdKeyPage, KEY_NAME_MAX, keysPage, keyTitle, revokeConfirmPage } from './views/keys-pages';
+import { viewContext } from './views/layout';
+
+const logger = new Logger('dashboard');
+
+/** A key's name as typed: trimmed, control characters removed (it is shown in lists and dialogs). */
+export function cleanKeyName(value: unknown): string {
+  return typeof value === 'string' ? value.replace(/[\p{Cc}\u2028\u2029]/gu, ' ').trim() : '';
+}
+
+/**
+ * The organization's API keys through libs/db's ApiKeyStore: list, create (the secret is in the
+ * answer to the POST only — never stored, never shown again; the page is not cached), revoke with
+ * a confirmation. Another organization's key id answers 404.
+ */
+@ApiExcludeController()
+@Controller('dashboard/keys')
+@UseFilters(DashboardExceptionFilter)
+@UseGuards(SignedInGuard)
+export class DashboardKeysController {
+  constructor(
+    @Inject(ApiKeyStore) private readonly apiKeys: ApiKeyStore,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Get()
+  async list(
+    @Req() req: DashboardRequest,
+    @Res() res: Response,
+    @Session() session: SignedIn,
+    @Query('revoked') revoked: unknown,
+  ): Promise<void> {
+    const keys = await this.apiKeys.listApiKeys(session.organization.id);
+    const ctx = viewContext(req);
+    const gone = typeof revoked === 'string' ? keys.find((k) => k.id === revoked && k.revokedAt) : undefined;
+    sendPage(
+      res,
+      200,
+      keysPage(ctx, {
+        keys,
+        now: this.clock.now(),
+        notice: gone ? ctx.t.keys.revoked(keyTitle(gone)) : undefined,
+      }),
+    );
+  }
+
+  @Post()
+  async create(
+    @Req() req: DashboardRequest,
+    @Res() res: Response,
+    @FormSession() session: SignedIn,
+  ): Promise<void> {
+    const ctx = viewContext(req);
+    const name = cleanKeyName(req.body?.name);
+    const mode = req.body?.mode;
+    const refuse = async (error: string) => {
+      const keys = await this.apiKeys.listApiKeys(session.organization.id);
+      res.locals.errorCode = 'INVALID_REQUEST';
+      sendPage(
+        res,
+        400,
+        keysPage(ctx, {
+          keys,
+          now: this.clock.now(),
+          error,
+          form: { name, mode: mode === 'live' ? 'live' : 'test' },
+        }),
+      );
+    };
+    if (mode !== 'test' && mode !== 'live') return refuse(ctx.t.keys.modeRequired);
+    if ([...name].length > KEY_NAME_MAX) return refuse(ctx.t.keys.nameTooLong(KEY_NAME_MAX));
+    const created = await this.apiKeys.createApiKey({
+      organizationId: session.organization.id,
+      mode,
+      name: name || null,
+    });
+    logger.log(
+      {
+        event: 'key_created',
+        user_id: session.userId,
+        org_id: session.organization.id,
+        key_id: created.id,
+        mode: created.mode,
+      },
+      'dashboard key created',
+    );
+    sendPage(
+      res,
+      201,
+      createdKeyPage(ctx, {
+        key: created.key,
+        mode: created.mode,
+        name: name || null,
+        baseUrl: this.config.publicBaseUrl,
+      }),
+    );
+  }
+
+  /**
+   * With `confirmed=1` (the page's script asks first; the confirmation page sends it) the key is
+   * revoked; without, the confirmation page is the answer.
+   */
+  @Post(':id/revoke')
+  async revoke(
+    @Req() req: DashboardRequest,
+    @Res() res: Response,
+    @FormSession() session: SignedIn,
+    @Param('id') id: string,
+  ): Promise<void> {
+    const key = await this.ownKey(session, id);
+    if (key.revokedAt) return redirect(res, '/dashboard/keys');
+    if (req.body?.confirmed !== '1') return sendPage(res, 200, revokeConfirmPage(viewContext(req), key));
+    await this.apiKeys.revokeApiKey(key.id);
+    logger.log(
+      { event: 'key_revoked', user_id: session.userId, org_id: session.organization.id, key_id: key.id },
+      'dashboard key revoked',
+    );
+    redirect(res, `/dashboard/keys?revoked=${key.id}`);
+  }
+
+  private async ownKey(session: SignedIn, id: string): Promise<ApiKeyInfo> {
+    const key = API_KEY_ID.test(id)
+      ? (await this.apiKeys.listApiKeys(session.organization.id)).find((k) => k.id === id)
+      : undefined;
+    if (!key) throw new DashboardNotFound();
+    return key;
+  }
+}

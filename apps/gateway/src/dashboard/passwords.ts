@@ -1,0 +1,128 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/**
+ * Dashboard passwords, hashed with scrypt from Node's crypto (memory-hard; no dependency). Each
+ * hash carries its own random salt and the parameters it was made with:
+ *
+ *     scrypt$<N>$<r>$<p>$<salt, base64>$<key, base64>
+ *
+ * so that the parameters can be raised later without breaking stored hashes (`needsRehash` tells
+ * when a successful sign-in should store a new one). Comparison is constant-time. Parameters read
+ * from the database are bounded before use: a tampered row cannot make the gateway allocate
+ * gigabytes.
+ *
+ * N = 2^15, r = 8, p = 1: 32 MiB and about 50–100 ms per hash on one core (OWASP's minimum for
+ * scrypt is N = 2^17 with r = 8 at 128 MiB, or equivalent trades; 2^15 keeps four concurrent sign-ins
+ * within the libuv pool at 128 MiB on a small gateway, and sign-in failures are throttled).
+ */
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+}
+
+export const SCRYPT_PARAMS: Readonly<ScryptParams> = { N: 2 ** 15, r: 8, p: 1 };
+const SALT_BYTES = 16;
+const KEY_BYTES = 32;
+/** Bounds of what verifyPassword accepts from a stored hash. */
+const MAX_N = 2 ** 20;
+const MAX_MEMORY = 256 * 1024 * 1024;
+
+/** Length bounds of a new password (characters after normalization). */
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 256;
+
+/**
+ * The same password typed on two keyboards can be two different code-point sequences (é as one code
+ * point or as e + combining accent): compared after NFKC, as NIST SP 800-63B recommends.
+ */
+function normalize(password: string): string {
+  return password.normalize('NFKC');
+}
+
+function derive(password: string, salt: Buffer, params: ScryptParams, keyLength: number): Promise<Buffer> {
+  const options: ScryptOptions = {
+    N: params.N,
+    r: params.r,
+    p: params.p,
+    maxmem: 2 * 128 * params.N * params.r * params.p + 1024 * 1024,
+  };
+  return new Promise((resolve, reject) =>
+    scrypt(normalize(password), salt, keyLength, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+export async function hashPassword(password: string, params: ScryptParams = SCRYPT_PARAMS): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const key = await derive(password, salt, params, KEY_BYTES);
+  return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+interface ParsedHash {
+  params: ScryptParams;
+  salt: Buffer;
+  key: Buffer;
+}
+
+const HASH = /^scrypt\$(\d{1,8})\$(\d{1,3})\$(\d{1,3})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
+
+/** A stored hash's parts, or null when it is not one this code made (or its parameters are out of bounds). */
+export function parseHash(stored: string): ParsedHash | null {
+  const m = HASH.exec(stored);
+  if (!m) return null;
+  const [N, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const powerOfTwo = N >= 2 && (N & (N - 1)) === 0;
+  if (!powerOfTwo || N > MAX_N || r < 1 || r > 32 || p < 1 || p > 16 || 128 * N * r * p > MAX_MEMORY)
+    return null;
+  const salt = Buffer.from(m[4]!, 'base64');
+  const key = Buffer.from(m[5]!, 'base64');
+  if (salt.length < 8 || salt.length > 64 || key.length < 16 || key.length > 64) return null;
+  return { params: { N, r, p }, salt, key };
+}
+
+let dummy: Promise<string> | null = null;
+
+/**
+ * Whether `password` matches `stored`. With no stored hash (unknown e-mail, invitation not yet
+ * accepted) or a malformed one, a hash is still computed, against a fixed dummy: the answer takes
+ * as long either way, so timing does not tell which addresses have an account.
+ */
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  const parsed = stored === null ? null : parseHash(stored);
+  if (!parsed) {
+    dummy ??= hashPassword(randomBytes(16).toString('hex'));
+    const fallback = parseHash(await dummy)!;
+    await derive(password, fallback.salt, fallback.params, fallback.key.length);
+    return false;
+  }
+  const key = await derive(password, parsed.salt, parsed.params, parsed.key.length);
+  return timingSafeEqual(key, parsed.key);
+}
+
+/** Whether a stored hash was made with weaker parameters than today's (rehash it at the next sign-in). */
+export function needsRehash(stored: string, params: ScryptParams = SCRYPT_PARAMS): boolean {
+  const parsed = parseHash(stored);
+  if (!parsed) return true;
+  return (
+    parsed.params.N < params.N ||
+    parsed.params.r < params.r ||
+    parsed.params.p < params.p ||
+    parsed.key.length < KEY_BYTES
+  );
+}
+
+export type PasswordProblem = 'too_short' | 'too_long' | 'same_as_email' | 'mismatch';
+
+/** What is wrong with a new password (and its confirmation), or null. */
+export function newPasswordProblem(
+  password: string,
+  confirmation: string,
+  email: string,
+): PasswordProblem | null {
+  const length = [...normalize(password)].length;
+  if (length < PASSWORD_MIN_LENGTH) return 'too_short';
+  if (length > PASSWORD_MAX_LENGTH) return 'too_long';
+  if (normalize(password).toLowerCase() === email.trim().toLowerCase()) return 'same_as_email';
+  if (password !== confirmation) return 'mismatch';
+  return null;
+}

@@ -1,0 +1,63 @@
+import {
+  BadRequestException,
+  Inject,
+  Injectable,
+  PayloadTooLargeException,
+  type NestMiddleware,
+} from '@nestjs/common';
+import { urlencoded, type NextFunction, type Response } from 'express';
+import { SessionStore } from '@ppfile/db';
+import { pickLang } from '@ppfile/rules';
+import { renderFailure } from './dashboard-errors';
+import type { DashboardRequest } from './dashboard-request';
+import { dashboardLang } from './i18n';
+import { csrfTokenFor, LANG_COOKIE, parseCookies, SESSION_COOKIE, SESSION_LIMITS } from './session-cookies';
+
+/**
+ * Runs before every /dashboard request (AppModule orders it after the request id): the page's
+ * language, the cookies, and the signed-in session if the cookie names a live one. It refuses
+ * nothing itself — pages that need a session say so (SignedInGuard) — so the sign-in page and the
+ * assets are served to anyone. A database failure is kept for the page to answer 503, not taken
+ * for "signed out".
+ */
+@Injectable()
+export class DashboardSessionMiddleware implements NestMiddleware {
+  constructor(@Inject(SessionStore) private readonly sessions: SessionStore) {}
+
+  async use(req: DashboardRequest, _res: Response, next: NextFunction): Promise<void> {
+    const cookies = parseCookies(req.header('cookie'));
+    const lang = dashboardLang(cookies.get(LANG_COOKIE), req.header('accept-language'), pickLang);
+    req.lang = lang;
+    req.dashboard = { lang, cookies, session: null, sessionEnded: false };
+    const token = cookies.get(SESSION_COOKIE);
+    // originalUrl: in a middleware mounted on a path, req.path is relative to the mount point.
+    if (token && !(req.originalUrl ?? req.url).startsWith('/dashboard/static/')) {
+      try {
+        const session = await this.sessions.resume(token, SESSION_LIMITS);
+        if (session) req.dashboard.session = { ...session, token, csrf: csrfTokenFor(token) };
+        else req.dashboard.sessionEnded = true;
+      } catch (e) {
+        req.dashboard.sessionError = e;
+      }
+    }
+    next();
+  }
+}
+
+/** Forms of the dashboard: small, URL-encoded; multipart (Try it) is read by the route's own interceptor. */
+const parseForm = urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 });
+
+/**
+ * The body of a URL-encoded POST to the dashboard. A refused body (too large, bad charset) is
+ * answered here as a page, before Nest's routing.
+ */
+export function dashboardFormBody(req: DashboardRequest, res: Response, next: NextFunction): void {
+  const type = (req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (req.method !== 'POST' || type !== 'application/x-www-form-urlencoded') return next();
+  parseForm(req, res, (err?: unknown) => {
+    if (!err) return next();
+    const status = (err as { status?: number }).status ?? 400;
+    res.setHeader('Connection', 'close');
+    renderFailure(req, res, status === 413 ? new PayloadTooLargeException() : new BadRequestException());
+  });
+}
