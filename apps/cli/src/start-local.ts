@@ -11,7 +11,13 @@ import { createServer } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Redis } from 'ioredis';
-import { createPrismaClient, createStores, DEFAULT_DATABASE_URL, migrate, type MigrateResult } from '@ppfile/db';
+import {
+  createPrismaClient,
+  createStores,
+  DEFAULT_DATABASE_URL,
+  migrate,
+  type MigrateResult,
+} from '@ppfile/db';
 import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '@ppfile/storage';
 
 const ROOT = path.resolve(__dirname, '../../../../..');
@@ -60,7 +66,8 @@ async function main(): Promise<void> {
   env.DATABASE_URL = databaseUrl;
   env.REDIS_URL = redisUrl;
   env.WORKER_HTTP_PORT = String(workerPort);
-  if (!existsSync(GATEWAY) || !existsSync(WORKER)) fail('the gateway or the worker is not built: run `npm run build` first.');
+  if (!existsSync(GATEWAY) || !existsSync(WORKER))
+    fail('the gateway or the worker is not built: run `npm run build` first.');
 
   // Ports first: one line naming the one taken, before anything is started.
   const s3Port = Number(env.PPFILE_LOCAL_S3_PORT || 9000);
@@ -70,7 +77,10 @@ async function main(): Promise<void> {
   ];
   if (!env.S3_ENDPOINT) ports.push([s3Port, 'PPFILE_LOCAL_S3_PORT (the local S3 endpoint)']);
   for (const [p, name] of ports) {
-    if (!(await portFree(p))) fail(`port ${p} is already in use (${name}): stop what uses it, or set ${name.split(' ')[0]} to another port.`);
+    if (!(await portFree(p)))
+      fail(
+        `port ${p} is already in use (${name}): stop what uses it, or set ${name.split(' ')[0]} to another port.`,
+      );
   }
 
   try {
@@ -83,7 +93,11 @@ async function main(): Promise<void> {
     );
   }
 
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
     await redis.ping();
@@ -112,7 +126,8 @@ async function main(): Promise<void> {
   }
 
   // Request bodies kept until their job ends are encrypted (API.md §13): a local key, made once.
-  if (!env.PAYLOAD_ENCRYPTION_KEY) env.PAYLOAD_ENCRYPTION_KEY = localSecret(path.join(ROOT, '.ppfile/payload.key'), 32);
+  if (!env.PAYLOAD_ENCRYPTION_KEY)
+    env.PAYLOAD_ENCRYPTION_KEY = localSecret(path.join(ROOT, '.ppfile/payload.key'), 32);
   // Operator pages (Bull Board, /metrics) need credentials: a local password, made once.
   let operatorNote = `user ${env.OPERATOR_USER ?? ''} (OPERATOR_USER / OPERATOR_PASSWORD)`;
   if (!env.OPERATOR_USER && !env.OPERATOR_PASSWORD) {
@@ -121,7 +136,7 @@ async function main(): Promise<void> {
     operatorNote = 'user operator, password in .ppfile/operator.password';
   }
 
-  const testKey = await firstRunKey(databaseUrl);
+  const firstRun = await firstRunOrganization(databaseUrl);
   const base = env.PUBLIC_BASE_URL || `http://localhost:${port}`;
   step('starting the gateway and a worker (Ctrl-C stops both)');
   const gateway = spawn(process.execPath, [GATEWAY], { env, stdio: 'inherit' });
@@ -133,7 +148,11 @@ async function main(): Promise<void> {
     // A second Ctrl-C does not wait for the drain.
     const now: NodeJS.Signals = stopping ? 'SIGKILL' : 'SIGTERM';
     stopping = true;
-    step(now === 'SIGKILL' ? `${signal}: stopping now` : `${signal}: stopping (draining requests and jobs; Ctrl-C again to stop now)…`);
+    step(
+      now === 'SIGKILL'
+        ? `${signal}: stopping now`
+        : `${signal}: stopping (draining requests and jobs; Ctrl-C again to stop now)…`,
+    );
     running().forEach((c) => c.kill(now));
   };
   process.on('SIGINT', stop);
@@ -159,7 +178,11 @@ async function main(): Promise<void> {
 
   const alive = () => gateway.exitCode === null && !stopping;
   if (!(await answers(`http://127.0.0.1:${port}/health/live`, alive))) return;
-  await answers(`http://127.0.0.1:${workerPort}/health/live`, () => worker.exitCode === null && !stopping, 30_000);
+  await answers(
+    `http://127.0.0.1:${workerPort}/health/live`,
+    () => worker.exitCode === null && !stopping,
+    30_000,
+  );
   process.stdout.write(
     [
       '',
@@ -169,17 +192,21 @@ async function main(): Promise<void> {
       `  health         ${base}/health/ready   worker http://localhost:${workerPort}/health/ready`,
       `  queues         ${base}/admin/queues   (${operatorNote})`,
       `  metrics        ${base}/metrics        worker http://localhost:${workerPort}/metrics`,
-      testKey
-        ? `First run: organization "${LOCAL_ORG_NAME}" created with this test key (shown once; 50 rows a request):\n  ${testKey}`
+      `  dashboard      ${base}/dashboard`,
+      firstRun
+        ? `First run: organization "${LOCAL_ORG_NAME}" (${firstRun.organizationId}) created with this test key (shown once; 50 rows a request):\n  ${firstRun.key}`
         : `Organizations exist already; create a key with: npx ppfile admin key create --org ORG_ID --mode test`,
-      `Try: curl -s -H "Authorization: Bearer ${testKey ?? 'pp_test_…'}" ${base}/v1/spec`,
+      `Try: curl -sS --fail-with-body -H "Authorization: Bearer ${firstRun?.key ?? 'pp_test_…'}" ${base}/v1/spec`,
+      `Dashboard access: npx ppfile admin user create --org ${firstRun?.organizationId ?? 'ORG_ID'} --email YOU@EXAMPLE.ORG`,
       '',
     ].join('\n'),
   );
 }
 
 function describeMigrations(r: MigrateResult): string {
-  const applied = r.applied.length ? `${r.applied.length} migration(s) applied` : `migrations up to date (${r.alreadyApplied.length})`;
+  const applied = r.applied.length
+    ? `${r.applied.length} migration(s) applied`
+    : `migrations up to date (${r.alreadyApplied.length})`;
   return r.createdDatabase ? `database created, ${applied}` : applied;
 }
 
@@ -193,13 +220,20 @@ function localSecret(file: string, bytes: number): string {
 }
 
 /** On the first run (no organization at all), a free test organization and a pp_test_ key. */
-async function firstRunKey(databaseUrl: string): Promise<string | null> {
+async function firstRunOrganization(
+  databaseUrl: string,
+): Promise<{ organizationId: string; key: string } | null> {
   const prisma = createPrismaClient(databaseUrl, { poolMax: 1 });
   try {
     if ((await prisma.organization.count()) > 0) return null;
     const stores = createStores(prisma);
     const org = await stores.organizations.createOrganization({ name: LOCAL_ORG_NAME, plan: 'free' });
-    return (await stores.apiKeys.createApiKey({ organizationId: org.id, mode: 'test', name: 'local' })).key;
+    const { key } = await stores.apiKeys.createApiKey({
+      organizationId: org.id,
+      mode: 'test',
+      name: 'local',
+    });
+    return { organizationId: org.id, key };
   } finally {
     await prisma.$disconnect();
   }

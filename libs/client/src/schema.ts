@@ -13,7 +13,7 @@ export interface paths {
     };
     /**
      * Format versions
-     * @description The format versions this server knows and the current one (API.md §9).
+     * @description The format versions this server knows and the current one (docs/api.md, "Versioning").
      */
     get: operations['listSpecVersions'];
     put?: never;
@@ -133,7 +133,7 @@ export interface paths {
     };
     /**
      * A file's metadata and status
-     * @description processing → available | failed → expired, or not_stored (API.md §7). Only the key that created the file sees it.
+     * @description processing → available | failed → expired, or not_stored. Only the key that created the file sees it.
      */
     get: operations['getFile'];
     put?: never;
