@@ -5,6 +5,8 @@
  *
  * ESLint's Node API loads eslint.config.mjs with a dynamic import(), which Jest's module VM refuses
  * without --experimental-vm-modules; so the API runs in one plain node child for all the cases.
+ * The type-aware rules are off for the snippets (they are not files of tsconfig.json); the layer
+ * rule does not use types.
  */
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -18,9 +20,13 @@ interface Snippet {
 
 const LINT_SNIPPETS = `
 const { ESLint } = require('eslint');
+const tseslint = require('typescript-eslint');
 (async () => {
   const snippets = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
-  const eslint = new ESLint({ cwd: process.cwd() });
+  // The snippets are not files of the TypeScript project: lint them without type information (the
+  // layer rule needs none).
+  const overrideConfig = [{ ...tseslint.configs.disableTypeChecked, files: ['**/*.ts'] }];
+  const eslint = new ESLint({ cwd: process.cwd(), overrideConfig });
   const out = [];
   for (const { filePath, code } of snippets) {
     const [result] = await eslint.lintText(code, { filePath, warnIgnored: true });

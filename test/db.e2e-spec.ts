@@ -606,8 +606,10 @@ describe('the migrated database matches schema.prisma', () => {
       'idempotency_records',
       'job_payloads',
       'organizations',
+      'sessions',
       'unit_reservations',
       'usage_counters',
+      'users',
     ]);
     expect(actual.indexes).toMatchObject({
       api_keys_key_hash_key: 'unique on api_keys(key_hash)',
@@ -617,6 +619,9 @@ describe('the migrated database matches schema.prisma', () => {
       idempotency_records_expires_at_idx: 'index on idempotency_records(expires_at)',
       files_status_progress_at_idx: 'index on files(status,progress_at)',
       unit_reservations_file_id_key: 'unique on unit_reservations(file_id)',
+      users_email_key: 'unique on users(email)',
+      users_invitation_hash_key: 'unique on users(invitation_hash)',
+      files_organization_id_created_at_idx: 'index on files(organization_id,created_at)',
     });
   });
 
@@ -1211,12 +1216,17 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
       expect(applied).toHaveLength(1);
       const plain = cli(['admin', 'db', 'migrate'], url);
       expect(plain.status).toBe(0);
-      expect(plain.out).toMatch(/is up to date \(3 migration\(s\) applied\)/);
+      expect(plain.out).toMatch(/is up to date \(4 migration\(s\) applied\)/);
       const json = cli(['admin', 'db', 'migrate', '--json'], url);
       expect(json.status).toBe(0);
       expect(JSON.parse(json.out)).toEqual({
         applied: [],
-        already_applied: ['20261122120000_init', '20261123120000_durable_work', '20261123130000_test_rows'],
+        already_applied: [
+          '20261122120000_init',
+          '20261123120000_durable_work',
+          '20261123130000_test_rows',
+          '20261124120000_dashboard',
+        ],
         created_database: false,
       });
     } finally {
@@ -1230,7 +1240,12 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
       const r = cli(['admin', 'db', 'migrate', '--json'], databaseUrl(name));
       expect(r.status).toBe(0);
       expect(JSON.parse(r.out)).toEqual({
-        applied: ['20261122120000_init', '20261123120000_durable_work', '20261123130000_test_rows'],
+        applied: [
+          '20261122120000_init',
+          '20261123120000_durable_work',
+          '20261123130000_test_rows',
+          '20261124120000_dashboard',
+        ],
         already_applied: [],
         created_database: true,
       });
