@@ -7,7 +7,17 @@ import tseslint from 'typescript-eslint';
  * go through the @ppfile/<lib> aliases, never through relative paths that climb out of a library.
  * Tests (*.spec.ts, *.e2e-spec.ts, libs/*\/src/testing, libs/*\/test) are exempt.
  */
-const LAYERS = { rules: 0, config: 0, client: 0, refdata: 1, contract: 1, db: 2, storage: 2, jobs: 3, infra: 4 };
+const LAYERS = {
+  rules: 0,
+  config: 0,
+  client: 0,
+  refdata: 1,
+  contract: 1,
+  db: 2,
+  storage: 2,
+  jobs: 3,
+  infra: 4,
+};
 /**
  * Lower-layer libraries a library still may not import. libs/client is the API as a caller sees it
  * (generated from openapi.json): no library depends on it.
@@ -141,7 +151,16 @@ export default tseslint.config(
   { files: ['**/*.js', '**/*.cjs', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
     files: ['**/*.js', '**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        __dirname: 'readonly',
+        console: 'readonly',
+      },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   ...layerRule,

@@ -18,7 +18,11 @@ const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironm
 
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'],
+    },
     {
       ...common,
       displayName: 'e2e',

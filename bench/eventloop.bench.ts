@@ -32,9 +32,15 @@ function bigBody(): string {
   return JSON.stringify({ ...b, declarations });
 }
 
-const pct = (v: number[], p: number) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((v.length * p) / 100))]!;
+const pct = (v: number[], p: number) =>
+  [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((v.length * p) / 100))]!;
 
-async function measure(port: number, loadKey: string, probeKey: string, body: Uint8Array): Promise<{ p50: number; p99: number; max: number; validations: number }> {
+async function measure(
+  port: number,
+  loadKey: string,
+  probeKey: string,
+  body: Uint8Array,
+): Promise<{ p50: number; p99: number; max: number; validations: number }> {
   const base = `http://127.0.0.1:${port}`;
   const until = Date.now() + SECONDS * 1000;
   let validations = 0;
@@ -77,16 +83,24 @@ async function main(): Promise<void> {
   const env = { ...services.env, RATE_LIMIT_SCALE: '1000' };
   // Encoded once: the client's own work must not be what the probe measures.
   const body = new TextEncoder().encode(bigBody());
-  console.log(`ppfile event-loop benchmark — Node ${process.version}, ${SECONDS} s per mode, 4 × 50,000-holder validations in a loop (${(body.length / 1e6).toFixed(1)} MB each), GET /v1/spec every 50 ms`);
+  console.log(
+    `ppfile event-loop benchmark — Node ${process.version}, ${SECONDS} s per mode, 4 × 50,000-holder validations in a loop (${(body.length / 1e6).toFixed(1)} MB each), GET /v1/spec every 50 ms`,
+  );
   try {
     for (const [label, threads] of [
       ['rules inline on the event loop (RULES_THREADS=0)', '0'],
       ['rules in worker threads (default)', ''],
     ] as const) {
-      const gateway = await startProcess(GATEWAY, { ...env, PORT: '3851', ...(threads ? { RULES_THREADS: threads } : {}) }, /gateway listening/);
+      const gateway = await startProcess(
+        GATEWAY,
+        { ...env, PORT: '3851', ...(threads ? { RULES_THREADS: threads } : {}) },
+        /gateway listening/,
+      );
       try {
         const r = await measure(3851, load.key, probe.key, body);
-        console.log(`${label.padEnd(52)} /v1/spec p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  max ${r.max.toFixed(1)} ms  (${r.validations} validations)`);
+        console.log(
+          `${label.padEnd(52)} /v1/spec p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  max ${r.max.toFixed(1)} ms  (${r.validations} validations)`,
+        );
       } finally {
         await stopProcess(gateway);
       }

@@ -65,7 +65,13 @@ function startChild(args: string[], env: NodeJS.ProcessEnv, readyText: string | 
 function benchBody(): Record<string, unknown> {
   const body = validBody('adf', 'training_organization', 10) as { declarations: Record<string, unknown>[] };
   const declaration = body.declarations[0]!;
-  declaration.training = { ...(declaration.training as object), start_date: '14/09/2026', end_date: '15/09/2026', formacodes: ['42829'], nsf_codes: ['344r'] };
+  declaration.training = {
+    ...(declaration.training as object),
+    start_date: '14/09/2026',
+    end_date: '15/09/2026',
+    formacodes: ['42829'],
+    nsf_codes: ['344r'],
+  };
   (declaration.holders as Record<string, unknown>[]).forEach((h, i) => {
     h.nir = `2${String(60 + i)}0575${String(100 + i)}${String(10 + i).padStart(3, '0')}`;
     h.validity_start = '15/09/2026';
@@ -92,19 +98,29 @@ async function main(): Promise<void> {
 
   const services = await benchServices('http');
   // The plans' per-minute limits would stop a load test within a second; the limiter still runs.
-  const gateway = await startChild([GATEWAY], { ...services.env, PORT: '3811', RATE_LIMIT_SCALE: '100000' }, 'gateway listening');
+  const gateway = await startChild(
+    [GATEWAY],
+    { ...services.env, PORT: '3811', RATE_LIMIT_SCALE: '100000' },
+    'gateway listening',
+  );
   const bare = await startChild([__filename, 'bare', '3812'], process.env, null);
 
   const body = JSON.stringify(benchBody());
   const json = { 'content-type': 'application/json' };
   try {
     const b = await load('http://127.0.0.1:3812/bare', json, body);
-    const g = await load('http://127.0.0.1:3811/v1/declarations/validate', { ...json, authorization: `Bearer ${key}` }, body);
+    const g = await load(
+      'http://127.0.0.1:3811/v1/declarations/validate',
+      { ...json, authorization: `Bearer ${key}` },
+      body,
+    );
     const bad = g.non2xx + g.errors;
     const line = (label: string, r: autocannon.Result) =>
       `${label.padEnd(52)} ${r.requests.average.toFixed(0).padStart(6)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms   (${r.requests.total} requests, non-2xx ${r.non2xx}, errors ${r.errors})`;
     const ratio = g.requests.average / b.requests.average;
-    console.log(`ppfile HTTP benchmark — Node ${process.version}, autocannon ${CONNECTIONS} connections, ${DURATION_S} s each, 10-holder body (${body.length} bytes)`);
+    console.log(
+      `ppfile HTTP benchmark — Node ${process.version}, autocannon ${CONNECTIONS} connections, ${DURATION_S} s each, 10-holder body (${body.length} bytes)`,
+    );
     console.log(line('(1) bare Nest endpoint (express, JSON body)', b));
     console.log(line('(2) POST /v1/declarations/validate (whole gateway)', g));
     console.log(

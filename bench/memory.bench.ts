@@ -22,7 +22,11 @@ async function round(port: number, key: string, file: Buffer): Promise<number[]>
       form.set('type', 'adf');
       form.set('declarant', 'employer');
       form.set('file', new Blob([file]), 'big.csv');
-      const r = await fetch(`http://127.0.0.1:${port}/v1/files/validate`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+      const r = await fetch(`http://127.0.0.1:${port}/v1/files/validate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: form,
+      });
       await r.arrayBuffer();
       return r.status;
     }),
@@ -38,7 +42,11 @@ async function main(): Promise<void> {
   await prisma.$disconnect();
   const services = await benchServices('mem');
   // Validated in the gateway, not handed to a worker (there is none here).
-  const env = { ...services.env, RATE_LIMIT_SCALE: '1000', VALIDATE_QUEUE_THRESHOLD_BYTES: String(100 * 1024 * 1024) };
+  const env = {
+    ...services.env,
+    RATE_LIMIT_SCALE: '1000',
+    VALIDATE_QUEUE_THRESHOLD_BYTES: String(100 * 1024 * 1024),
+  };
   const line = `${'X'.repeat(200)}\r\n`;
   const file = Buffer.from(`HEADER\r\n${line.repeat(Math.floor((19 * 1024 * 1024) / line.length))}`);
   console.log(`ppfile memory benchmark — Node ${process.version}, 3 rounds of 8 concurrent 19 MB uploads`);
@@ -47,7 +55,11 @@ async function main(): Promise<void> {
       ['no cap (MAX_INFLIGHT_BYTES = 64 GiB)', String(64 * 1024 ** 3)],
       ['MAX_INFLIGHT_BYTES = 128 MiB (default)', String(128 * 1024 ** 2)],
     ] as const) {
-      const gateway = await startProcess(GATEWAY, { ...env, PORT: '3861', MAX_INFLIGHT_BYTES: cap }, /gateway listening/);
+      const gateway = await startProcess(
+        GATEWAY,
+        { ...env, PORT: '3861', MAX_INFLIGHT_BYTES: cap },
+        /gateway listening/,
+      );
       const idle = rssMb(gateway.pid!);
       let peak = idle;
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb(gateway.pid!))), 20);
@@ -59,7 +71,9 @@ async function main(): Promise<void> {
         await stopProcess(gateway);
       }
       const refused = statuses.filter((s) => s === 503).length;
-      console.log(`${label.padEnd(42)} RSS idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB (+${(peak - idle).toFixed(0)}); ${refused} of ${statuses.length} answered 503`);
+      console.log(
+        `${label.padEnd(42)} RSS idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB (+${(peak - idle).toFixed(0)}); ${refused} of ${statuses.length} answered 503`,
+      );
     }
   } finally {
     await services.close();

@@ -19,7 +19,16 @@ import { createPrismaClient, createStores, migrate, type Stores } from '@ppfile/
 import { redisOptions } from '@ppfile/infra';
 import { QUEUE_NAME } from '@ppfile/jobs';
 import { ROME_CODES, SIRET_A } from '@ppfile/rules/testing/fixtures';
-import { benchServices, cpuSeconds, cpuSecondsOf, DB_URL, GATEWAY, REDIS_URL, startProcess, WORKER } from './support';
+import {
+  benchServices,
+  cpuSeconds,
+  cpuSecondsOf,
+  DB_URL,
+  GATEWAY,
+  REDIS_URL,
+  startProcess,
+  WORKER,
+} from './support';
 
 const PREFIX = `bench-${process.pid}`;
 
@@ -41,17 +50,33 @@ function body(holders: number, seed: number): string {
       id: `S${seed}-${d}`,
       reference: `Session ${d}`,
       transferable_skills: ROME_CODES.slice(0, 3),
-      training: { name: 'Sauveteur secouriste du travail', start_date: '14/09/2026', end_date: '15/09/2026', certifying: false, formacodes: ['42829'], nsf_codes: ['344r'] },
+      training: {
+        name: 'Sauveteur secouriste du travail',
+        start_date: '14/09/2026',
+        end_date: '15/09/2026',
+        certifying: false,
+        formacodes: ['42829'],
+        nsf_codes: ['344r'],
+      },
       holders: list,
     });
   }
   return JSON.stringify({ type: 'adf', declarant: 'training_organization', declarations });
 }
 
-async function post(url: string, key: string, payload: string, asyncMode = false): Promise<{ status: number; body: Record<string, unknown> }> {
+async function post(
+  url: string,
+  key: string,
+  payload: string,
+  asyncMode = false,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...(asyncMode ? { prefer: 'respond-async' } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${key}`,
+      ...(asyncMode ? { prefer: 'respond-async' } : {}),
+    },
     body: payload,
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -70,11 +95,20 @@ async function main(): Promise<void> {
   const redisInfo = new Redis(REDIS_URL);
   const redisPid = Number(/process_id:(\d+)/.exec(await redisInfo.info('server'))?.[1]);
   redisInfo.disconnect();
-  const env: NodeJS.ProcessEnv = { ...services.env, QUEUE_PREFIX: PREFIX, RATE_LIMIT_SCALE: '1000', SWEEP_INTERVAL_SECONDS: '0' };
+  const env: NodeJS.ProcessEnv = {
+    ...services.env,
+    QUEUE_PREFIX: PREFIX,
+    RATE_LIMIT_SCALE: '1000',
+    SWEEP_INTERVAL_SECONDS: '0',
+  };
   const children: ChildProcess[] = [];
   const listening = /gateway listening/;
   try {
-    const inProcess = await startProcess(GATEWAY, { ...env, PORT: '3831', GENERATE_QUEUE_THRESHOLD_ROWS: '1000000' }, listening);
+    const inProcess = await startProcess(
+      GATEWAY,
+      { ...env, PORT: '3831', GENERATE_QUEUE_THRESHOLD_ROWS: '1000000' },
+      listening,
+    );
     const queued = await startProcess(GATEWAY, { ...env, PORT: '3832' }, listening);
     children.push(inProcess, queued);
 
@@ -84,11 +118,15 @@ async function main(): Promise<void> {
     children.push(worker);
     const times = { local: [] as number[], queue: [] as number[] };
     for (let i = 0; i < 3; i++) {
-      for (const [label, port] of [['local', 3831], ['queue', 3832]] as const) {
+      for (const [label, port] of [
+        ['local', 3831],
+        ['queue', 3832],
+      ] as const) {
         const key = await freshKey(stores, `bench ${label} ${i}`);
         const t0 = performance.now();
         const r = await post(`http://127.0.0.1:${port}/v1/files/generate`, key, big);
-        if (r.status !== 200) throw new Error(`${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+        if (r.status !== 200)
+          throw new Error(`${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
         times[label].push(performance.now() - t0);
       }
     }
@@ -107,7 +145,9 @@ async function main(): Promise<void> {
     });
     let cpuPerJob: Cpu | null = null;
     const drain = async (workers: number, workerPids: number[]): Promise<number> => {
-      const keys = await Promise.all(Array.from({ length: 10 }, (_, i) => freshKey(stores, `drain ${workers} ${i}`)));
+      const keys = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => freshKey(stores, `drain ${workers} ${i}`)),
+      );
       const payloads = keys.map((_, i) => body(20_000, 100 + workers * 10 + i));
       await queue.pause();
       const ids: string[] = [];
@@ -120,7 +160,9 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       await queue.resume();
       for (;;) {
-        const done = await prisma.fileRecord.count({ where: { id: { in: ids }, status: { not: 'PROCESSING' } } });
+        const done = await prisma.fileRecord.count({
+          where: { id: { in: ids }, status: { not: 'PROCESSING' } },
+        });
         if (done === ids.length) break;
         await new Promise((r) => setTimeout(r, 25));
       }
@@ -148,9 +190,15 @@ async function main(): Promise<void> {
     await queue.close();
     const ratio1 = med(times.queue) / med(times.local);
     const ratio2 = two / one;
-    console.log(`ppfile queue benchmark — Node ${process.version}, separate processes (gateways, workers), PostgreSQL, Redis, s3rver`);
-    console.log(`(1) 50,000 holders, in-process (gateway)       median ${med(times.local).toFixed(0)} ms  (${times.local.map((t) => t.toFixed(0)).join(', ')})`);
-    console.log(`    50,000 holders, gateway → queue → worker   median ${med(times.queue).toFixed(0)} ms  (${times.queue.map((t) => t.toFixed(0)).join(', ')})`);
+    console.log(
+      `ppfile queue benchmark — Node ${process.version}, separate processes (gateways, workers), PostgreSQL, Redis, s3rver`,
+    );
+    console.log(
+      `(1) 50,000 holders, in-process (gateway)       median ${med(times.local).toFixed(0)} ms  (${times.local.map((t) => t.toFixed(0)).join(', ')})`,
+    );
+    console.log(
+      `    50,000 holders, gateway → queue → worker   median ${med(times.queue).toFixed(0)} ms  (${times.queue.map((t) => t.toFixed(0)).join(', ')})`,
+    );
     console.log(`(2) 10 × 20,000 holders drained by 1 worker    ${one.toFixed(0)} ms`);
     console.log(`    10 × 20,000 holders drained by 2 workers   ${two.toFixed(0)} ms`);
     const c = cpuPerJob as Cpu | null;

@@ -98,7 +98,12 @@ function runPhase(phase: Phase, repeat: number): void {
         const bytes = readFileSync(CSV_FILE);
         ms.push(
           time(() => {
-            const records = csvParse(bytes, { delimiter: '|', record_delimiter: '\r\n', quote: false, relax_column_count: true });
+            const records = csvParse(bytes, {
+              delimiter: '|',
+              record_delimiter: '\r\n',
+              quote: false,
+              relax_column_count: true,
+            });
             note = `${records.length - 1} records`;
           }),
         );
@@ -107,10 +112,13 @@ function runPhase(phase: Phase, repeat: number): void {
       case 'validate-stream':
         ms.push(
           time(() => {
-            const v = createCsvValidator({ type: 'adf', declarant: 'training_organization', filename: 'f.csv' }, { refs, today: TODAY });
+            const v = createCsvValidator(
+              { type: 'adf', declarant: 'training_organization', filename: 'f.csv' },
+              { refs, today: TODAY },
+            );
             const fd = openSync(CSV_FILE, 'r');
             const chunk = Buffer.allocUnsafe(1 << 20);
-            for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) v.write(chunk.subarray(0, n));
+            for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0;) v.write(chunk.subarray(0, n));
             closeSync(fd);
             const r = v.end();
             note = `valid=${r.valid} rows=${r.rows_total} errors=${r.error_count} warnings=${r.warning_count}`;
@@ -121,7 +129,11 @@ function runPhase(phase: Phase, repeat: number): void {
         const bytes = readFileSync(CSV_FILE);
         ms.push(
           time(() => {
-            const r = validateCsv(bytes, { type: 'adf', declarant: 'training_organization', filename: 'f.csv' }, { refs, today: TODAY });
+            const r = validateCsv(
+              bytes,
+              { type: 'adf', declarant: 'training_organization', filename: 'f.csv' },
+              { refs, today: TODAY },
+            );
             note = `valid=${r.valid} rows=${r.rows_total}`;
           }),
         );
@@ -165,10 +177,19 @@ function main(): void {
   prepare();
   const size = readFileSync(CSV_FILE).length;
   const jsonSize = readFileSync(JSON_FILE).length;
-  const phases: Phase[] = ['csv-parse', 'validate-stream', 'validate-buffer', 'generate', 'generate-with-parse'];
+  const phases: Phase[] = [
+    'csv-parse',
+    'validate-stream',
+    'validate-buffer',
+    'generate',
+    'generate-with-parse',
+  ];
   const results = new Map<Phase, Measure>();
   const run = (phase: Phase, repeat: number): Measure => {
-    const child = spawnSync(process.execPath, [__filename, phase, String(repeat)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const child = spawnSync(process.execPath, [__filename, phase, String(repeat)], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
     if (child.status !== 0) throw new Error(`phase ${phase} failed: ${child.stderr}`);
     return JSON.parse(child.stdout.trim().split('\n').pop()!) as Measure;
   };
@@ -183,12 +204,14 @@ function main(): void {
   const c = results.get('generate')!;
   const cParse = results.get('generate-with-parse')!;
   const ratio = median(b.ms) / median(a.ms);
-  console.log(`ppfile rules benchmark — Node ${process.version}, ${ROWS} rows, CSV ${(size / 1e6).toFixed(1)} MB, JSON ${(jsonSize / 1e6).toFixed(1)} MB, ${REPEAT} runs each`);
+  console.log(
+    `ppfile rules benchmark — Node ${process.version}, ${ROWS} rows, CSV ${(size / 1e6).toFixed(1)} MB, JSON ${(jsonSize / 1e6).toFixed(1)} MB, ${REPEAT} runs each`,
+  );
   console.log(line('(a) csv-parse (sync, no quoting), same bytes', a));
   console.log(line('(b) ppfile validation, streamed from disk', b));
-  console.log(line('(b\') ppfile validation, one in-memory buffer', bBuf));
+  console.log(line("(b') ppfile validation, one in-memory buffer", bBuf));
   console.log(line('(c) ppfile generation from the parsed JSON', c));
-  console.log(line('(c\') ppfile generation including JSON.parse', cParse));
+  console.log(line("(c') ppfile generation including JSON.parse", cParse));
   console.log(
     `targets: (b)/(a) = ${ratio.toFixed(2)} (≤ 2.0) ${ratio <= 2 ? 'met' : 'MISSED'}; ` +
       `(b) peak RSS ${b.maxRssMb.toFixed(0)} MB (≤ 150) ${b.maxRssMb <= 150 ? 'met' : 'MISSED'}; ` +

@@ -23,7 +23,9 @@ export async function benchServices(
   options: { s3Process?: boolean } = {},
 ): Promise<{ env: NodeJS.ProcessEnv; s3Pid: number | null; close(): Promise<void> }> {
   const s3dir = mkdtempSync(path.join(tmpdir(), `ppfile-${prefix}-s3-`));
-  const s3 = options.s3Process ? await startS3Process(s3dir) : { ...(await startLocalS3({ directory: s3dir })), pid: null };
+  const s3 = options.s3Process
+    ? await startS3Process(s3dir)
+    : { ...(await startLocalS3({ directory: s3dir })), pid: null };
   return {
     s3Pid: s3.pid,
     env: {
@@ -48,7 +50,12 @@ export async function benchServices(
 }
 
 /** Starts a built app and resolves once its output matches `ready`. */
-export function startProcess(main: string, env: NodeJS.ProcessEnv, ready: RegExp, args: string[] = []): Promise<ChildProcess> {
+export function startProcess(
+  main: string,
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  args: string[] = [],
+): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [main, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -74,14 +81,21 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-async function startS3Process(directory: string): Promise<{ endpoint: string; pid: number; close(): Promise<void> }> {
+async function startS3Process(
+  directory: string,
+): Promise<{ endpoint: string; pid: number; close(): Promise<void> }> {
   const port = await new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port: free } = probe.address() as { port: number };
       probe.close(() => resolve(free));
     });
   });
-  const child = await startProcess(path.join(ROOT, 'test/support/s3rver-child.js'), process.env, /S3RVER READY/, [String(port), directory]);
+  const child = await startProcess(
+    path.join(ROOT, 'test/support/s3rver-child.js'),
+    process.env,
+    /S3RVER READY/,
+    [String(port), directory],
+  );
   return { endpoint: `http://127.0.0.1:${port}`, pid: child.pid!, close: () => stopProcess(child) };
 }
 
@@ -105,7 +119,8 @@ export function cpuSecondsOf(comm: string): number {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm) total += cpuSeconds(Number(entry));
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm)
+        total += cpuSeconds(Number(entry));
     } catch {
       // gone meanwhile
     }

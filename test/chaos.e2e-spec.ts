@@ -5,7 +5,14 @@ import * as path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { Client } from 'pg';
-import { createPrismaClient, createStores, migrate, monthOf, type PrismaClient, type Stores } from '@ppfile/db';
+import {
+  createPrismaClient,
+  createStores,
+  migrate,
+  monthOf,
+  type PrismaClient,
+  type Stores,
+} from '@ppfile/db';
 import { JobQueue } from '@ppfile/infra';
 import { ObjectStorage } from '@ppfile/storage';
 import { validBody } from '@ppfile/rules/testing/fixtures';
@@ -54,7 +61,11 @@ function body(holders: number, seed: number): Json {
   return b;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe().catch(() => null);
@@ -98,13 +109,21 @@ async function organization(plan: 'pro' | 'business'): Promise<{ id: string; key
 }
 
 async function generateAsync(key: string, b: Json): Promise<string> {
-  const res = await request(http).post('/v1/files/generate').set(bearer(key)).set('Prefer', 'respond-async').send(b);
+  const res = await request(http)
+    .post('/v1/files/generate')
+    .set(bearer(key))
+    .set('Prefer', 'respond-async')
+    .send(b);
   expect(res.status).toBe(202);
   return res.body.file_id as string;
 }
 
 async function allAvailable(ids: string[], timeoutMs = 90_000): Promise<void> {
-  const statuses = async () => prisma.fileRecord.findMany({ where: { id: { in: ids } }, select: { id: true, status: true, error: true } });
+  const statuses = async () =>
+    prisma.fileRecord.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, status: true, error: true },
+    });
   try {
     await until(
       `${ids.length} file(s) available`,
@@ -121,17 +140,21 @@ async function allAvailable(ids: string[], timeoutMs = 90_000): Promise<void> {
 
 /** The operators' check (`ppfile admin reconcile --check --json`), run as an operator runs it. */
 function reconcileCheck(): { status: number | null; report: Json } {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/ppfile.js'), 'admin', 'reconcile', '--check', '--json'], {
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      S3_ENDPOINT: s3.endpoint,
-      S3_ACCESS_KEY: PRIVATE_S3_CREDENTIALS.accessKey,
-      S3_SECRET_KEY: PRIVATE_S3_CREDENTIALS.secretKey,
-      S3_BUCKET: gatewayConfig.s3.bucket,
+  const r = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'bin/ppfile.js'), 'admin', 'reconcile', '--check', '--json'],
+    {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        S3_ENDPOINT: s3.endpoint,
+        S3_ACCESS_KEY: PRIVATE_S3_CREDENTIALS.accessKey,
+        S3_SECRET_KEY: PRIVATE_S3_CREDENTIALS.secretKey,
+        S3_BUCKET: gatewayConfig.s3.bucket,
+      },
     },
-  });
+  );
   return { status: r.status, report: r.stdout ? (JSON.parse(r.stdout) as Json) : { stderr: r.stderr } };
 }
 
@@ -211,7 +234,12 @@ afterAll(async () => {
 it('a queued 422 gives its units back once: usage stays where it was, however often it is repeated', async () => {
   const org = await organization('pro');
   // 5,000 units already used this month, through the ledger.
-  const held = await stores.ledger.reserve({ organizationId: org.id, month: monthOf(new Date()), units: 5000, limit: 10_000 });
+  const held = await stores.ledger.reserve({
+    organizationId: org.id,
+    month: monthOf(new Date()),
+    units: 5000,
+    limit: 10_000,
+  });
   expect(held.ok).toBe(true);
   await stores.ledger.commit({ reservationId: (held as { reservationId: string }).reservationId });
   const invalid = body(250, 1);
@@ -229,7 +257,11 @@ it('workers SIGKILLed twice in the middle of the same job: the file ends availab
   const b = body(20_000, 2);
   const fileId = await generateAsync(org.key, b);
   for (let round = 0; round < 2; round++) {
-    await until('job active', async () => (await app.get(JobQueue).generateJobState(fileId)) === 'active', 30_000);
+    await until(
+      'job active',
+      async () => (await app.get(JobQueue).generateJobState(fileId)) === 'active',
+      30_000,
+    );
     await killWorkers();
     expect((await stores.files.getFileRecord(fileId))!.status).toBe('processing');
     await startWorkers();
@@ -241,7 +273,11 @@ it('workers SIGKILLed twice in the middle of the same job: the file ends availab
 it('Redis killed and restarted empty with accepted jobs: every file ends available, a waiting request gets its 200', async () => {
   const org = await organization('pro');
   await killWorkers();
-  const ids = [await generateAsync(org.key, body(300, 3)), await generateAsync(org.key, body(300, 4)), await generateAsync(org.key, body(300, 5))];
+  const ids = [
+    await generateAsync(org.key, body(300, 3)),
+    await generateAsync(org.key, body(300, 4)),
+    await generateAsync(org.key, body(300, 5)),
+  ];
   // A synchronous request waiting for its job while Redis loses it.
   const waiting = request(http).post('/v1/files/generate').set(bearer(org.key)).send(body(300, 6));
   const answer = waiting.then((r) => r);
@@ -266,7 +302,11 @@ it('readiness: /health/ready of the gateway and of a worker turns 503 naming Red
     return { status: r.status, body: (await r.json()) as Json };
   };
   expect((await request(http).get('/health/live')).status).toBe(200);
-  expect((await request(http).get('/health/ready')).body).toEqual({ status: 'ready', checks: { database: 'up', redis: 'up', storage: 'up' }, down: [] });
+  expect((await request(http).get('/health/ready')).body).toEqual({
+    status: 'ready',
+    checks: { database: 'up', redis: 'up', storage: 'up' },
+    down: [],
+  });
   expect((await workerReady()).status).toBe(200);
   await redis.kill();
   try {
@@ -286,7 +326,10 @@ it('readiness: /health/ready of the gateway and of a worker turns 503 naming Red
 it('Redis killed while an upload waits for its validation job: 503 with Retry-After within seconds, nothing counted', async () => {
   const org = await organization('pro');
   await killWorkers();
-  const csv = await request(http).post('/v1/files/generate').set(bearer(org.key)).send({ ...body(40, 7), options: { store: false } });
+  const csv = await request(http)
+    .post('/v1/files/generate')
+    .set(bearer(org.key))
+    .send({ ...body(40, 7), options: { store: false } });
   expect(csv.status).toBe(200);
   const bytes = Buffer.from(csv.body.content, 'utf8');
   expect(bytes.length).toBeGreaterThan(4096);
@@ -345,9 +388,16 @@ it('a gateway stopped while a synchronous request waits for its job answers 202 
   await killWorkers();
   const other = await createGatewayApp(gatewayConfig, { logDestination: suiteLogs });
   await other.init();
-  const waiting = request(other.getHttpServer()).post('/v1/files/generate').set(bearer(org.key)).send(body(300, 40));
+  const waiting = request(other.getHttpServer())
+    .post('/v1/files/generate')
+    .set(bearer(org.key))
+    .send(body(300, 40));
   const answer = waiting.then((r) => r);
-  await until('file accepted', async () => (await prisma.fileRecord.count({ where: { organizationId: org.id } })) === 1, 10_000);
+  await until(
+    'file accepted',
+    async () => (await prisma.fileRecord.count({ where: { organizationId: org.id } })) === 1,
+    10_000,
+  );
   const started = Date.now();
   await other.close();
   const res = await answer;
@@ -364,7 +414,10 @@ it('the check itself fails on a broken invariant: a counter changed by hand, an 
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query(`INSERT INTO usage_counters (organization_id, month, used) VALUES ($1, $2, 7)`, [org.id, monthOf(new Date())]);
+    await client.query(`INSERT INTO usage_counters (organization_id, month, used) VALUES ($1, $2, 7)`, [
+      org.id,
+      monthOf(new Date()),
+    ]);
   } finally {
     await client.end();
   }
@@ -372,7 +425,10 @@ it('the check itself fails on a broken invariant: a counter changed by hand, an 
   await storage.put('files/file_ffffffffffffffffffffffffffffffff.csv', Buffer.from('x'), 'text/csv');
   const check = reconcileCheck();
   expect(check.status).toBe(1);
-  expect(check.report.violations.map((v: Json) => v.kind).sort()).toEqual(['orphan_object', 'usage_mismatch']);
+  expect(check.report.violations.map((v: Json) => v.kind).sort()).toEqual([
+    'orphan_object',
+    'usage_mismatch',
+  ]);
   await storage.remove('files/file_ffffffffffffffffffffffffffffffff.csv');
   await prisma.usageCounter.deleteMany({ where: { organizationId: org.id } });
 }, 30_000);

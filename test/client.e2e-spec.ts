@@ -11,7 +11,10 @@ import { startWorker, workerConfigFor } from './support/worker';
 
 jest.setTimeout(120_000);
 
-function holders(count: number, siret?: string): Schemas['DeclarationBody']['declarations'][number]['holders'] {
+function holders(
+  count: number,
+  siret?: string,
+): Schemas['DeclarationBody']['declarations'][number]['holders'] {
   return Array.from({ length: count }, (_, i) => ({
     unique_id: `CLIENT-${i}`,
     nir: i % 2 === 0 ? '1870975115042' : '2910369123017',
@@ -96,7 +99,10 @@ describe('the typed client (libs/client) against a gateway and a worker', () => 
     expect(replay.response.headers.get('Idempotent-Replayed')).toBe('true');
     expect(replay.data && 'file_id' in replay.data ? replay.data.file_id : null).toBe(file.file_id);
 
-    const csv = await ppfile.GET('/v1/files/{id}/download', { params: { path: { id: file.file_id } }, parseAs: 'text' });
+    const csv = await ppfile.GET('/v1/files/{id}/download', {
+      params: { path: { id: file.file_id } },
+      parseAs: 'text',
+    });
     expect(csv.response.headers.get('ETag')).toBe(`"${file.sha256}"`);
     expect(typeof csv.data === 'string' && csv.data.split('\r\n').length).toBe(5); // header + 3 rows + final CRLF
 
@@ -121,7 +127,10 @@ describe('the typed client (libs/client) against a gateway and a worker', () => 
   });
 
   it('asks for an asynchronous answer: 202 with Location, then polls until available', async () => {
-    const accepted = await ppfile.POST('/v1/files/generate', { body: body(40), params: { header: { Prefer: 'respond-async' } } });
+    const accepted = await ppfile.POST('/v1/files/generate', {
+      body: body(40),
+      params: { header: { Prefer: 'respond-async' } },
+    });
     expect(accepted.response.status).toBe(202);
     const location = accepted.response.headers.get('Location');
     const data = accepted.data;

@@ -446,8 +446,7 @@ function shapeFromDmmf(datamodel: DmmfDatamodel): SchemaShape {
         : index.type === 'unique'
           ? ['key', 'unique']
           : ['idx', 'index'];
-    const name =
-      index.dbName ?? (index.type === 'id' ? `${table}_pkey` : prismaName(table, columns, suffix));
+    const name = index.dbName ?? (index.type === 'id' ? `${table}_pkey` : prismaName(table, columns, suffix));
     shape.indexes[name] = `${kind} on ${table}(${columns.join(',')})`;
   }
   return shape;
@@ -806,7 +805,9 @@ describe('usage', () => {
       async ({ db, stores }) => {
         const org = await stores.organizations.createOrganization({ name: 'Acme', plan: 'free' });
         // Fresh month: the counter row does not exist yet, so the first reservations also race to create it.
-        const results = (await Promise.all(Array.from({ length: 20 }, () => reserve(stores, org.id, '2026-11', 7, 100)))).map(held);
+        const results = (
+          await Promise.all(Array.from({ length: 20 }, () => reserve(stores, org.id, '2026-11', 7, 100)))
+        ).map(held);
         const passed = results.filter((r) => r.ok);
         expect(passed).toHaveLength(14);
         expect(passed.map((r) => r.used).sort((x, y) => x - y)).toEqual(
@@ -844,20 +845,30 @@ describe('usage', () => {
   it('all or nothing; a release gives its units back once; months are separate', async () => {
     await withDatabase(async ({ db, stores }) => {
       const org = await stores.organizations.createOrganization({ name: 'Acme', plan: 'starter' });
-      expect(held(await reserve(stores, org.id, '2026-11', 101, 100))).toEqual({ ok: false, used: 0, limit: 100 });
+      expect(held(await reserve(stores, org.id, '2026-11', 101, 100))).toEqual({
+        ok: false,
+        used: 0,
+        limit: 100,
+      });
       const seventy = await reserve(stores, org.id, '2026-11', 70, 100);
       const thirty = await reserve(stores, org.id, '2026-11', 30, 100);
       expect([held(seventy), held(thirty)]).toEqual([
         { ok: true, used: 70 },
         { ok: true, used: 100 },
       ]);
-      expect(held(await reserve(stores, org.id, '2026-11', 1, 100))).toEqual({ ok: false, used: 100, limit: 100 });
+      expect(held(await reserve(stores, org.id, '2026-11', 1, 100))).toEqual({
+        ok: false,
+        used: 100,
+        limit: 100,
+      });
       const thirtyId = (thirty as { reservationId: string }).reservationId;
       await expect(stores.ledger.release({ reservationId: thirtyId })).resolves.toBe(true);
       await expect(stores.usage.getUsage(org.id, '2026-11')).resolves.toMatchObject({ used: 70 });
       await expect(stores.ledger.release({ reservationId: thirtyId })).resolves.toBe(false);
       expect(held(await reserve(stores, org.id, '2026-11', 30, 100))).toEqual({ ok: true, used: 100 });
-      await expect(stores.ledger.release({ reservationId: 'rsv_000000000000000000000000' })).resolves.toBe(false);
+      await expect(stores.ledger.release({ reservationId: 'rsv_000000000000000000000000' })).resolves.toBe(
+        false,
+      );
 
       // The last millisecond of November and the first of December (UTC) count in different months.
       const nov = monthOf(new Date('2026-11-30T23:59:59.999Z'));
@@ -906,17 +917,40 @@ describe('units ledger', () => {
       expect([r1.ok, r2.ok]).toEqual([true, true]);
       const id1 = (r1 as { reservationId: string }).reservationId;
       const id2 = (r2 as { reservationId: string }).reservationId;
-      await expect(stores.ledger.month(org.id, month)).resolves.toEqual({ month, used: 7500, committed: 0, reserved: 7500, testRows: 0 });
+      await expect(stores.ledger.month(org.id, month)).resolves.toEqual({
+        month,
+        used: 7500,
+        committed: 0,
+        reserved: 7500,
+        testRows: 0,
+      });
       // The worker and the gateway both release the 422'd generation: once only.
-      const releases = await Promise.all([stores.ledger.release({ reservationId: id1 }), stores.ledger.release({ reservationId: id1 })]);
+      const releases = await Promise.all([
+        stores.ledger.release({ reservationId: id1 }),
+        stores.ledger.release({ reservationId: id1 }),
+      ]);
       expect(releases.filter(Boolean)).toHaveLength(1);
       await expect(stores.ledger.release({ reservationId: id1 })).resolves.toBe(false);
       await expect(stores.ledger.commit({ reservationId: id1 })).resolves.toBeNull();
       // Kept in part (rows analysed < lines reserved): the rest goes back.
-      await expect(stores.ledger.commit({ reservationId: id2 }, 4000)).resolves.toEqual({ mode: 'live', units: 4000 });
+      await expect(stores.ledger.commit({ reservationId: id2 }, 4000)).resolves.toEqual({
+        mode: 'live',
+        units: 4000,
+      });
       await expect(stores.ledger.release({ reservationId: id2 })).resolves.toBe(false);
-      await expect(stores.ledger.month(org.id, month)).resolves.toEqual({ month, used: 4000, committed: 4000, reserved: 0, testRows: 0 });
-      const refused = await stores.ledger.reserve({ organizationId: org.id, month, units: 6001, limit: 10_000 });
+      await expect(stores.ledger.month(org.id, month)).resolves.toEqual({
+        month,
+        used: 4000,
+        committed: 4000,
+        reserved: 0,
+        testRows: 0,
+      });
+      const refused = await stores.ledger.reserve({
+        organizationId: org.id,
+        month,
+        units: 6001,
+        limit: 10_000,
+      });
       expect(refused).toEqual({ ok: false, used: 4000, limit: 10_000 });
       await expect(stores.ledger.month(org.id, month)).resolves.toMatchObject({ used: 4000, reserved: 0 });
     });
@@ -997,7 +1031,14 @@ describe('file records', () => {
         });
 
         const { record: unstored, committed } = await stores.lifecycle.recordNotStored(
-          { ...base, id: 'file_' + 'c'.repeat(32), status: 'not_stored', stored: false, sha256: 'c'.repeat(64), units: 3 },
+          {
+            ...base,
+            id: 'file_' + 'c'.repeat(32),
+            status: 'not_stored',
+            stored: false,
+            sha256: 'c'.repeat(64),
+            units: 3,
+          },
           null,
         );
         expect(committed).toBeNull();
@@ -1083,22 +1124,40 @@ describe('idempotency records', () => {
   it('a claim carries a lease: a dead request frees its key after it; one that accepted a file is answered from it', async () => {
     await withKey(async ({ idempotency }, keyId) => {
       const lease = 60_000;
-      await expect(idempotency.beginIdempotent(keyId, 'dead', 'h1', t0, lease)).resolves.toEqual({ state: 'new' });
-      await expect(idempotency.beginIdempotent(keyId, 'dead', 'h1', at(lease - 1), lease)).resolves.toEqual({ state: 'in_progress' });
+      await expect(idempotency.beginIdempotent(keyId, 'dead', 'h1', t0, lease)).resolves.toEqual({
+        state: 'new',
+      });
+      await expect(idempotency.beginIdempotent(keyId, 'dead', 'h1', at(lease - 1), lease)).resolves.toEqual({
+        state: 'in_progress',
+      });
       // The request crashed before accepting anything: after its lease the key is free again.
-      await expect(idempotency.beginIdempotent(keyId, 'dead', 'h1', at(lease), lease)).resolves.toEqual({ state: 'new' });
+      await expect(idempotency.beginIdempotent(keyId, 'dead', 'h1', at(lease), lease)).resolves.toEqual({
+        state: 'new',
+      });
 
-      await expect(idempotency.beginIdempotent(keyId, 'accepted', 'h1', t0, lease)).resolves.toEqual({ state: 'new' });
+      await expect(idempotency.beginIdempotent(keyId, 'accepted', 'h1', t0, lease)).resolves.toEqual({
+        state: 'new',
+      });
       const fileId = 'file_' + '2'.repeat(32);
       await idempotency.attachFile(keyId, 'accepted', fileId);
-      await expect(idempotency.beginIdempotent(keyId, 'accepted', 'h1', at(1000), lease)).resolves.toEqual({ state: 'in_progress' });
-      await expect(idempotency.beginIdempotent(keyId, 'accepted', 'h1', at(lease + 1), lease)).resolves.toEqual({ state: 'accepted', fileId });
-      await expect(idempotency.beginIdempotent(keyId, 'accepted', 'h2', at(lease + 1), lease)).resolves.toEqual({ state: 'mismatch' });
+      await expect(idempotency.beginIdempotent(keyId, 'accepted', 'h1', at(1000), lease)).resolves.toEqual({
+        state: 'in_progress',
+      });
+      await expect(
+        idempotency.beginIdempotent(keyId, 'accepted', 'h1', at(lease + 1), lease),
+      ).resolves.toEqual({ state: 'accepted', fileId });
+      await expect(
+        idempotency.beginIdempotent(keyId, 'accepted', 'h2', at(lease + 1), lease),
+      ).resolves.toEqual({ state: 'mismatch' });
 
       // The reconciler's purge removes dead claims only (the retaken 'dead' one holds a fresh lease).
-      await expect(idempotency.beginIdempotent(keyId, 'dead2', 'h1', t0, lease)).resolves.toEqual({ state: 'new' });
+      await expect(idempotency.beginIdempotent(keyId, 'dead2', 'h1', t0, lease)).resolves.toEqual({
+        state: 'new',
+      });
       await expect(idempotency.purgeStaleClaims(at(lease))).resolves.toBe(1);
-      await expect(idempotency.beginIdempotent(keyId, 'accepted', 'h1', at(lease + 2), lease)).resolves.toEqual({ state: 'accepted', fileId });
+      await expect(
+        idempotency.beginIdempotent(keyId, 'accepted', 'h1', at(lease + 2), lease),
+      ).resolves.toEqual({ state: 'accepted', fileId });
     });
   });
 
@@ -1312,9 +1371,19 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
         });
 
         const stores = createStores(prisma);
-        const current = await stores.ledger.reserve({ organizationId: orgId, month: monthOf(new Date()), units: 42, limit: 2000 });
+        const current = await stores.ledger.reserve({
+          organizationId: orgId,
+          month: monthOf(new Date()),
+          units: 42,
+          limit: 2000,
+        });
         await stores.ledger.commit({ reservationId: (current as { reservationId: string }).reservationId });
-        const january = await stores.ledger.reserve({ organizationId: orgId, month: '2026-01', units: 7, limit: 2000 });
+        const january = await stores.ledger.reserve({
+          organizationId: orgId,
+          month: '2026-01',
+          units: 7,
+          limit: 2000,
+        });
         await stores.ledger.commit({ reservationId: (january as { reservationId: string }).reservationId });
       } finally {
         await prisma.$disconnect();
@@ -1326,7 +1395,14 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
       const usageJson = cli(['admin', 'usage', '--org', orgId, '--month', '2026-01', '--json'], db.url);
       expect(usageJson.status).toBe(0);
       // The counter and what the ledger says it is made of.
-      expect(JSON.parse(usageJson.out)).toEqual({ month: '2026-01', used: 7, limit: 2000, committed: 7, reserved: 0, test_rows: 0 });
+      expect(JSON.parse(usageJson.out)).toEqual({
+        month: '2026-01',
+        used: 7,
+        limit: 2000,
+        committed: 7,
+        reserved: 0,
+        test_rows: 0,
+      });
       const usagePlain = cli(['admin', 'usage', '--org', orgId, '--month', '2025-12'], db.url);
       expect(usagePlain.out).toBe('2025-12: 0 of 2000 units used\n');
     } finally {

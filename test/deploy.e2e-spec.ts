@@ -1145,11 +1145,12 @@ describe('ops/: the dashboard and the alerts query metrics the apps export', () 
     const sources = {
       queueCounts: () => Promise.resolve({}),
       fileCounts: () => Promise.resolve({}),
-      readiness: (): Promise<Readiness> => Promise.resolve({
-        ready: true,
-        checks: { database: 'up', redis: 'up', storage: 'up' },
-        down: [],
-      }),
+      readiness: (): Promise<Readiness> =>
+        Promise.resolve({
+          ready: true,
+          checks: { database: 'up', redis: 'up', storage: 'up' },
+          down: [],
+        }),
     };
     const metrics = new Metrics(sources);
     for (const m of await metrics.registry.getMetricsAsJSON()) {

@@ -26,7 +26,11 @@ const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** A valid body with `holders` holders, each with its own NIR (recorded for the log check). */
-function body(holders: number, type: 'adf' | 'jdr' = 'adf', declarant: 'employer' | 'training_organization' = 'employer'): Json {
+function body(
+  holders: number,
+  type: 'adf' | 'jdr' = 'adf',
+  declarant: 'employer' | 'training_organization' = 'employer',
+): Json {
   const b = validBody(type, declarant, holders) as Json;
   b.declarations[0].holders.forEach((h: Json, i: number) => {
     const nir = `1${String(80 + (i % 20)).padStart(2, '0')}0175${String(100 + i).padStart(3, '0')}${String(1 + (i % 998)).padStart(3, '0')}`;
@@ -54,9 +58,19 @@ describe('authentication (401)', () => {
   });
 
   it('refuses an unknown, malformed or revoked key: INVALID_API_KEY', async () => {
-    expectError(await request(gw.http).get('/v1/spec').set(bearer('pp_live_' + 'x'.repeat(40))), 401, 'INVALID_API_KEY');
+    expectError(
+      await request(gw.http)
+        .get('/v1/spec')
+        .set(bearer('pp_live_' + 'x'.repeat(40))),
+      401,
+      'INVALID_API_KEY',
+    );
     expectError(await request(gw.http).get('/v1/spec').set(bearer('nonsense')), 401, 'INVALID_API_KEY');
-    expectError(await request(gw.http).get('/v1/spec').set({ Authorization: 'Basic abc' }), 401, 'INVALID_API_KEY');
+    expectError(
+      await request(gw.http).get('/v1/spec').set({ Authorization: 'Basic abc' }),
+      401,
+      'INVALID_API_KEY',
+    );
     const org = await gw.organization('pro');
     expect((await request(gw.http).get('/v1/spec').set(bearer(org.live))).status).toBe(200);
     await gw.stores.apiKeys.revokeApiKey(org.liveId);
@@ -91,17 +105,31 @@ describe('requests (400, 413, 415, 422)', () => {
     b.options = { retention_hours: 25 };
     const res = await request(gw.http).post('/v1/files/generate').set(bearer(key)).send(b);
     expectError(res, 400, 'INVALID_REQUEST');
-    expect(res.body.error.details.fields.map((f: Json) => f.field).sort()).toEqual(['colour', 'options.retention_hours']);
+    expect(res.body.error.details.fields.map((f: Json) => f.field).sort()).toEqual([
+      'colour',
+      'options.retention_hours',
+    ]);
   });
 
   it('UNSUPPORTED_SPEC_VERSION', async () => {
-    const res = await request(gw.http).post('/v1/declarations/validate').set(bearer(key)).send({ ...body(1), spec_version: '2025-01' });
+    const res = await request(gw.http)
+      .post('/v1/declarations/validate')
+      .set(bearer(key))
+      .send({ ...body(1), spec_version: '2025-01' });
     expectError(res, 400, 'UNSUPPORTED_SPEC_VERSION');
-    expectError(await request(gw.http).get('/v1/spec/1999-01').set(bearer(key)), 400, 'UNSUPPORTED_SPEC_VERSION');
+    expectError(
+      await request(gw.http).get('/v1/spec/1999-01').set(bearer(key)),
+      400,
+      'UNSUPPORTED_SPEC_VERSION',
+    );
   });
 
   it('UNSUPPORTED_MEDIA_TYPE for a body that is not JSON, or an upload that is not multipart', async () => {
-    const res = await request(gw.http).post('/v1/files/generate').set(bearer(key)).set('Content-Type', 'text/plain').send('hello');
+    const res = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(key))
+      .set('Content-Type', 'text/plain')
+      .send('hello');
     expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
     const up = await request(gw.http).post('/v1/files/validate').set(bearer(key)).send(body(1));
     expectError(up, 415, 'UNSUPPORTED_MEDIA_TYPE');
@@ -139,8 +167,19 @@ describe('requests (400, 413, 415, 422)', () => {
     b.declarations[0].holders[1].nir = '255081416802539';
     const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(b);
     expectError(res, 422, 'VALIDATION_FAILED');
-    expect(res.body.error.details).toMatchObject({ valid: false, rows_total: 3, rows_invalid: 1, error_count: 1, truncated: false });
-    expect(res.body.error.details.errors[0]).toMatchObject({ row: 3, column: 'NIR', code: 'INVALID_NIR_KEY', field: 'declarations[0].holders[1].nir' });
+    expect(res.body.error.details).toMatchObject({
+      valid: false,
+      rows_total: 3,
+      rows_invalid: 1,
+      error_count: 1,
+      truncated: false,
+    });
+    expect(res.body.error.details.errors[0]).toMatchObject({
+      row: 3,
+      column: 'NIR',
+      code: 'INVALID_NIR_KEY',
+      field: 'declarations[0].holders[1].nir',
+    });
     expect(await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).toMatchObject({ used: 0 });
     expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id } })).toBe(0);
   });
@@ -164,18 +203,36 @@ describe('generation, files and downloads (200, 404, 410)', () => {
   it('stores the file: metadata and a byte-identical download with the headers of API.md §7', async () => {
     const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(3));
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, mode: 'live', rows: 3, declarations: 1, stored: true, spec_version: '2026-02' });
+    expect(res.body).toMatchObject({
+      success: true,
+      mode: 'live',
+      rows: 3,
+      declarations: 1,
+      stored: true,
+      spec_version: '2026-02',
+    });
     expect(res.body.file_id).toMatch(/^file_[0-9a-f]{32}$/);
     expect(res.body.filename).toMatch(/^ppfile_adf_\d{8}_[0-9a-f]{8}\.csv$/);
     expect(res.body.download_url).toBe(`http://ppfile.test/v1/files/${res.body.file_id}/download`);
     expect(res.body.content).toBeUndefined();
-    expect(new Date(res.body.expires_at).getTime() - gw.clock.now().getTime()).toBeGreaterThan(23.9 * 3600_000);
+    expect(new Date(res.body.expires_at).getTime() - gw.clock.now().getTime()).toBeGreaterThan(
+      23.9 * 3600_000,
+    );
 
     const meta = await request(gw.http).get(`/v1/files/${res.body.file_id}`).set(bearer(org.live));
     expect(meta.status).toBe(200);
-    expect(meta.body).toMatchObject({ file_id: res.body.file_id, status: 'available', rows: 3, stored: true, sha256: res.body.sha256 });
+    expect(meta.body).toMatchObject({
+      file_id: res.body.file_id,
+      status: 'available',
+      rows: 3,
+      stored: true,
+      sha256: res.body.sha256,
+    });
 
-    const dl = await request(gw.http).get(`/v1/files/${res.body.file_id}/download`).set(bearer(org.live)).buffer(true);
+    const dl = await request(gw.http)
+      .get(`/v1/files/${res.body.file_id}/download`)
+      .set(bearer(org.live))
+      .buffer(true);
     expect(dl.status).toBe(200);
     expect(dl.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(dl.headers['content-disposition']).toBe(`attachment; filename="${res.body.filename}"`);
@@ -185,9 +242,14 @@ describe('generation, files and downloads (200, 404, 410)', () => {
     expect(dl.text.endsWith('\r\n')).toBe(true);
     // Conditional GET: the copy the client has is this file → 304 without a body; another ETag → 200.
     const path = `/v1/files/${res.body.file_id}/download`;
-    const same = await request(gw.http).get(path).set(bearer(org.live)).set('If-None-Match', `W/"x", "${res.body.sha256}"`);
+    const same = await request(gw.http)
+      .get(path)
+      .set(bearer(org.live))
+      .set('If-None-Match', `W/"x", "${res.body.sha256}"`);
     expect([same.status, same.headers.etag, same.text ?? '']).toEqual([304, `"${res.body.sha256}"`, '']);
-    expect((await request(gw.http).get(path).set(bearer(org.live)).set('If-None-Match', '"other"')).status).toBe(200);
+    expect(
+      (await request(gw.http).get(path).set(bearer(org.live)).set('If-None-Match', '"other"')).status,
+    ).toBe(200);
     expect(await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).toMatchObject({ used: 3 });
   });
 
@@ -201,18 +263,40 @@ describe('generation, files and downloads (200, 404, 410)', () => {
     expect(res.body.content.startsWith('ID_DECLARATION|')).toBe(true);
     const meta = await request(gw.http).get(`/v1/files/${res.body.file_id}`).set(bearer(org.live));
     expect(meta.body.status).toBe('not_stored');
-    expectError(await request(gw.http).get(`/v1/files/${res.body.file_id}/download`).set(bearer(org.live)), 404, 'FILE_NOT_STORED');
+    expectError(
+      await request(gw.http).get(`/v1/files/${res.body.file_id}/download`).set(bearer(org.live)),
+      404,
+      'FILE_NOT_STORED',
+    );
     const objects = await gw.storage.exists(`files/${res.body.file_id}.csv`);
     expect(objects).toBe(false);
   });
 
   it('another key — even of the same organization — gets NOT_FOUND, as for an unknown id', async () => {
     const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(1));
-    expectError(await request(gw.http).get(`/v1/files/${res.body.file_id}`).set(bearer(org.test)), 404, 'NOT_FOUND');
-    expectError(await request(gw.http).get(`/v1/files/${res.body.file_id}/download`).set(bearer(org.test)), 404, 'NOT_FOUND');
+    expectError(
+      await request(gw.http).get(`/v1/files/${res.body.file_id}`).set(bearer(org.test)),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await request(gw.http).get(`/v1/files/${res.body.file_id}/download`).set(bearer(org.test)),
+      404,
+      'NOT_FOUND',
+    );
     const other = await gw.organization('pro');
-    expectError(await request(gw.http).get(`/v1/files/${res.body.file_id}/download`).set(bearer(other.live)), 404, 'NOT_FOUND');
-    expectError(await request(gw.http).get(`/v1/files/file_${'0'.repeat(32)}`).set(bearer(org.live)), 404, 'NOT_FOUND');
+    expectError(
+      await request(gw.http).get(`/v1/files/${res.body.file_id}/download`).set(bearer(other.live)),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await request(gw.http)
+        .get(`/v1/files/file_${'0'.repeat(32)}`)
+        .set(bearer(org.live)),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('expiry: after retention_hours the download is 410 even before the sweep; the sweep deletes the object', async () => {
@@ -224,17 +308,30 @@ describe('generation, files and downloads (200, 404, 410)', () => {
     expect(await gw.storage.exists(`files/${id}.csv`)).toBe(true);
     gw.clock.advance(3600_000 + 1000);
     try {
-      expectError(await request(gw.http).get(`/v1/files/${id}/download`).set(bearer(org.live)), 410, 'FILE_EXPIRED');
+      expectError(
+        await request(gw.http).get(`/v1/files/${id}/download`).set(bearer(org.live)),
+        410,
+        'FILE_EXPIRED',
+      );
       const meta = await request(gw.http).get(`/v1/files/${id}`).set(bearer(org.live));
       expect(meta.status).toBe(200);
       expect(meta.body.status).toBe('expired');
       // The workers' repeatable `sweep` job runs this function (libs/jobs).
-      const lifecycle = new FileLifecycle({ stores: gw.stores, storage: gw.storage, cipher: new PayloadCipher(TEST_PAYLOAD_KEY), now: () => gw.clock.now() });
+      const lifecycle = new FileLifecycle({
+        stores: gw.stores,
+        storage: gw.storage,
+        cipher: new PayloadCipher(TEST_PAYLOAD_KEY),
+        now: () => gw.clock.now(),
+      });
       const swept = await lifecycle.sweepExpired();
       expect(swept).toBeGreaterThanOrEqual(1);
       expect(await gw.storage.exists(`files/${id}.csv`)).toBe(false);
       expect((await gw.stores.files.getFileRecord(id))!.status).toBe('expired');
-      expectError(await request(gw.http).get(`/v1/files/${id}/download`).set(bearer(org.live)), 410, 'FILE_EXPIRED');
+      expectError(
+        await request(gw.http).get(`/v1/files/${id}/download`).set(bearer(org.live)),
+        410,
+        'FILE_EXPIRED',
+      );
     } finally {
       gw.clock.advance(-(3600_000 + 1000));
     }
@@ -279,7 +376,11 @@ describe('file validation (POST /v1/files/validate)', () => {
     expect(rejected.body.errors[0]).toMatchObject({ row: 1, code: 'INVALID_HEADER' });
     expect((await gw.stores.usage.getUsage(org.id, month)).used).toBe(4);
 
-    const missing = await request(gw.http).post('/v1/files/validate').set(bearer(org.live)).field('type', 'adf').field('declarant', 'employer');
+    const missing = await request(gw.http)
+      .post('/v1/files/validate')
+      .set(bearer(org.live))
+      .field('type', 'adf')
+      .field('declarant', 'employer');
     expectError(missing, 400, 'INVALID_REQUEST');
     const wrongType = await request(gw.http)
       .post('/v1/files/validate')
@@ -294,7 +395,10 @@ describe('file validation (POST /v1/files/validate)', () => {
 describe('spec endpoints', () => {
   it('GET /v1/spec, /v1/spec/{version} and the reference search', async () => {
     const { live } = await gw.organization('pro');
-    expect((await request(gw.http).get('/v1/spec').set(bearer(live))).body).toEqual({ current: '2026-02', versions: ['2026-02'] });
+    expect((await request(gw.http).get('/v1/spec').set(bearer(live))).body).toEqual({
+      current: '2026-02',
+      versions: ['2026-02'],
+    });
     const spec = await request(gw.http).get('/v1/spec/2026-02').set(bearer(live));
     expect(spec.status).toBe(200);
     expect(spec.body.kinds).toHaveLength(4);
@@ -303,8 +407,16 @@ describe('spec endpoints', () => {
     const nsf = await request(gw.http).get('/v1/spec/2026-02/references/nsf?q=344&limit=2').set(bearer(live));
     expect(nsf.status).toBe(200);
     expect(nsf.body.items[0].code).toBe('344');
-    expectError(await request(gw.http).get('/v1/spec/2026-02/references/naf').set(bearer(live)), 404, 'NOT_FOUND');
-    expectError(await request(gw.http).get('/v1/spec/2026-02/references/rome?limit=0').set(bearer(live)), 400, 'INVALID_REQUEST');
+    expectError(
+      await request(gw.http).get('/v1/spec/2026-02/references/naf').set(bearer(live)),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await request(gw.http).get('/v1/spec/2026-02/references/rome?limit=0').set(bearer(live)),
+      400,
+      'INVALID_REQUEST',
+    );
   });
 });
 
@@ -314,7 +426,14 @@ describe('OpenAPI', () => {
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.body.paths)).toEqual(
-      expect.arrayContaining(['/v1/declarations/validate', '/v1/files/generate', '/v1/files/validate', '/v1/files/{id}', '/v1/files/{id}/download', '/v1/spec']),
+      expect.arrayContaining([
+        '/v1/declarations/validate',
+        '/v1/files/generate',
+        '/v1/files/validate',
+        '/v1/files/{id}',
+        '/v1/files/{id}/download',
+        '/v1/spec',
+      ]),
     );
     const ui = await request(gw.http).get('/docs');
     expect(ui.status).toBe(200);
@@ -328,7 +447,9 @@ describe('rate limits (429)', () => {
     const statuses: number[] = [];
     let last: request.Response | undefined;
     for (let i = 0; i < 31; i++) {
-      last = await request(gw.http).get('/v1/spec').set(bearer(i % 2 ? org.live : org.test));
+      last = await request(gw.http)
+        .get('/v1/spec')
+        .set(bearer(i % 2 ? org.live : org.test));
       statuses.push(last.status);
     }
     // 30 a minute for the organization, whatever key: the 31st is refused.
@@ -343,7 +464,9 @@ describe('monthly quota (429 QUOTA_EXCEEDED) under concurrency', () => {
   it('20 parallel requests of 7 units against 100: 14 succeed, used never passes the limit', async () => {
     const org = await gw.organization('free');
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(7))),
+      Array.from({ length: 20 }, () =>
+        request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(7)),
+      ),
     );
     const ok = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status === 429);
@@ -355,7 +478,11 @@ describe('monthly quota (429 QUOTA_EXCEEDED) under concurrency', () => {
       expect(r.body.error.details.requested).toBe(7);
       expect(r.body.error.details.used).toBeLessThanOrEqual(100);
     });
-    expect(await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).toEqual({ month: monthOf(gw.clock.now()), used: 98, limit: 100 });
+    expect(await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).toEqual({
+      month: monthOf(gw.clock.now()),
+      used: 98,
+      limit: 100,
+    });
     expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id } })).toBe(14);
   });
 });
@@ -364,24 +491,51 @@ describe('idempotency (409)', () => {
   it('same key + same body: same file, counted once, Idempotent-Replayed; different body: IDEMPOTENCY_KEY_REUSED', async () => {
     const org = await gw.organization('pro');
     const b = body(3);
-    const first = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'k-1').send(b);
+    const first = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.live))
+      .set('Idempotency-Key', 'k-1')
+      .send(b);
     expect(first.status).toBe(200);
     // Same data, other key order: the same body.
-    const reordered = JSON.parse(JSON.stringify({ declarations: b.declarations, declarant: b.declarant, type: b.type, spec_version: b.spec_version }));
-    const again = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'k-1').send(reordered);
+    const reordered = JSON.parse(
+      JSON.stringify({
+        declarations: b.declarations,
+        declarant: b.declarant,
+        type: b.type,
+        spec_version: b.spec_version,
+      }),
+    );
+    const again = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.live))
+      .set('Idempotency-Key', 'k-1')
+      .send(reordered);
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body.file_id).toBe(first.body.file_id);
     expect(await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).toMatchObject({ used: 3 });
-    const other = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'k-1').send(body(2));
+    const other = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.live))
+      .set('Idempotency-Key', 'k-1')
+      .send(body(2));
     expectError(other, 409, 'IDEMPOTENCY_KEY_REUSED');
   });
 
   it('store: false replays the same content without having kept it', async () => {
     const org = await gw.organization('pro');
     const b = { ...body(2), options: { store: false } };
-    const first = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'nostore').send(b);
-    const again = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'nostore').send(b);
+    const first = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.live))
+      .set('Idempotency-Key', 'nostore')
+      .send(b);
+    const again = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.live))
+      .set('Idempotency-Key', 'nostore')
+      .send(b);
     expect(again.body.file_id).toBe(first.body.file_id);
     expect(again.body.content).toBe(first.body.content);
     const row = await gw.prisma.idempotencyRecord.findFirst({ where: { key: 'nostore' } });
@@ -393,7 +547,11 @@ describe('idempotency (409)', () => {
     const b = body(4);
     const results = await Promise.all(
       Array.from({ length: 10 }, () =>
-        request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'burst').send(b),
+        request(gw.http)
+          .post('/v1/files/generate')
+          .set(bearer(org.live))
+          .set('Idempotency-Key', 'burst')
+          .send(b),
       ),
     );
     const ok = results.filter((r) => r.status === 200);
@@ -409,8 +567,20 @@ describe('idempotency (409)', () => {
     const org = await gw.organization('pro');
     const bad = body(1);
     bad.declarations[0].holders[0].nir = 'x';
-    expectError(await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'retry').send(bad), 422, 'VALIDATION_FAILED');
-    const good = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Idempotency-Key', 'retry').send(body(1));
+    expectError(
+      await request(gw.http)
+        .post('/v1/files/generate')
+        .set(bearer(org.live))
+        .set('Idempotency-Key', 'retry')
+        .send(bad),
+      422,
+      'VALIDATION_FAILED',
+    );
+    const good = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.live))
+      .set('Idempotency-Key', 'retry')
+      .send(body(1));
     expect(good.status).toBe(200);
   });
 });
@@ -423,9 +593,17 @@ describe('dependency failures (503, 500): nothing counted, nothing kept', () => 
     // Remove the bucket under the gateway: the S3 error is not a connectivity problem.
     const { Client } = await import('minio');
     const url = new URL(gw.s3.endpoint);
-    const admin = new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', pathStyle: true });
+    const admin = new Client({
+      endPoint: url.hostname,
+      port: Number(url.port),
+      useSSL: false,
+      accessKey: 'S3RVER',
+      secretKey: 'S3RVER',
+      pathStyle: true,
+    });
     const names: string[] = [];
-    for await (const o of admin.listObjectsV2(gw.config.s3.bucket, '', true)) names.push((o as { name: string }).name);
+    for await (const o of admin.listObjectsV2(gw.config.s3.bucket, '', true))
+      names.push((o as { name: string }).name);
     if (names.length) await admin.removeObjects(gw.config.s3.bucket, names);
     await admin.removeBucket(gw.config.s3.bucket);
     try {
@@ -433,7 +611,9 @@ describe('dependency failures (503, 500): nothing counted, nothing kept', () => 
       expectError(res, 500, 'INTERNAL_ERROR');
       expect((await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).used).toBe(0);
       // The record is written before any object (one lifecycle): it ends failed, with no object and no units.
-      expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id, NOT: { status: 'FAILED' } } })).toBe(0);
+      expect(
+        await gw.prisma.fileRecord.count({ where: { organizationId: org.id, NOT: { status: 'FAILED' } } }),
+      ).toBe(0);
     } finally {
       await gw.storage.ensureBucket();
     }
@@ -445,8 +625,12 @@ describe('dependency failures (503, 500): nothing counted, nothing kept', () => 
     const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(2));
     expectError(res, 503, 'SERVICE_UNAVAILABLE');
     expect((await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).used).toBe(0);
-    expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id, NOT: { status: 'FAILED' } } })).toBe(0);
-    expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id, units: { not: 0 } } })).toBe(0);
+    expect(
+      await gw.prisma.fileRecord.count({ where: { organizationId: org.id, NOT: { status: 'FAILED' } } }),
+    ).toBe(0);
+    expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id, units: { not: 0 } } })).toBe(
+      0,
+    );
   });
 });
 

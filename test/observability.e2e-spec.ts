@@ -45,10 +45,28 @@ describe('logs and metrics of a gateway and a worker', () => {
     org = await gw.organization('pro');
     // One of each: queued generation (10 rows, by the worker), in-process generation, metadata,
     // refused without a key, refused invalid, unknown route.
-    answers.push(await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(validBody('adf', 'employer', 10)));
-    answers.push(await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(validBody('adf', 'employer', 2)));
-    answers.push(await request(gw.http).get(`/v1/files/${answers[1]!.body.file_id as string}`).set(bearer(org.live)));
-    answers.push(await request(gw.http).post('/v1/files/generate').send(validBody('adf', 'employer', 2)));
+    answers.push(
+      await request(gw.http)
+        .post('/v1/files/generate')
+        .set(bearer(org.live))
+        .send(validBody('adf', 'employer', 10)),
+    );
+    answers.push(
+      await request(gw.http)
+        .post('/v1/files/generate')
+        .set(bearer(org.live))
+        .send(validBody('adf', 'employer', 2)),
+    );
+    answers.push(
+      await request(gw.http)
+        .get(`/v1/files/${answers[1]!.body.file_id as string}`)
+        .set(bearer(org.live)),
+    );
+    answers.push(
+      await request(gw.http)
+        .post('/v1/files/generate')
+        .send(validBody('adf', 'employer', 2)),
+    );
     const invalid = validBody('adf', 'employer', 2) as { declarations: { holders: { nir: string }[] }[] };
     invalid.declarations[0]!.holders[0]!.nir = '123';
     answers.push(await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(invalid));
@@ -66,9 +84,18 @@ describe('logs and metrics of a gateway and a worker', () => {
 
   it('one JSON access line per request: request id, method, route template, status, duration, key id, error code', () => {
     const access = suiteLogs.entries('access');
-    const lineOf = (res: request.Response) => access.find((e) => e.request_id === res.headers['x-request-id']);
+    const lineOf = (res: request.Response) =>
+      access.find((e) => e.request_id === res.headers['x-request-id']);
     const [queued, inProcess, metadata, anonymous, invalid, unknown] = answers.map(lineOf);
-    expect(queued).toMatchObject({ method: 'POST', route: '/v1/files/generate', status: 200, key_id: org.liveId, org_id: org.id, level: 'info', app: 'gateway' });
+    expect(queued).toMatchObject({
+      method: 'POST',
+      route: '/v1/files/generate',
+      status: 200,
+      key_id: org.liveId,
+      org_id: org.id,
+      level: 'info',
+      app: 'gateway',
+    });
     expect(typeof queued!.duration_ms).toBe('number');
     expect(typeof queued!.time).toBe('string');
     expect(inProcess).toMatchObject({ route: '/v1/files/generate', status: 200, key_id: org.liveId });
@@ -91,7 +118,13 @@ describe('logs and metrics of a gateway and a worker', () => {
       job = suiteLogs.entries('job').find((e) => e.file_id === fileId);
       if (!job) await sleep(100);
     }
-    expect(job).toMatchObject({ app: 'worker', job: 'generate', file_id: fileId, rows: 10, outcome: 'completed' });
+    expect(job).toMatchObject({
+      app: 'worker',
+      job: 'generate',
+      file_id: fileId,
+      rows: 10,
+      outcome: 'completed',
+    });
     expect(typeof job!.duration_ms).toBe('number');
   });
 
@@ -101,8 +134,14 @@ describe('logs and metrics of a gateway and a worker', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const m = series(res.text);
-    expect(m.get('ppfile_http_request_duration_seconds_count{route="/v1/files/generate",method="POST",status="200"}')).toBe(2);
-    expect(m.get('ppfile_http_request_duration_seconds_count{route="/v1/files/:id",method="GET",status="200"}')).toBe(1);
+    expect(
+      m.get(
+        'ppfile_http_request_duration_seconds_count{route="/v1/files/generate",method="POST",status="200"}',
+      ),
+    ).toBe(2);
+    expect(
+      m.get('ppfile_http_request_duration_seconds_count{route="/v1/files/:id",method="GET",status="200"}'),
+    ).toBe(1);
     // The in-process generation's 2 units here; the queued one's 10 in the worker's metrics.
     expect(m.get('ppfile_units_committed_total{mode="live"}')).toBe(2);
     expect(m.get('ppfile_units_committed_total{mode="test"}')).toBe(0);
@@ -110,8 +149,10 @@ describe('logs and metrics of a gateway and a worker', () => {
     expect(m.get('ppfile_refusals_total{code="VALIDATION_FAILED"}')).toBe(1);
     expect(m.get('ppfile_files{state="available"}')).toBe(2);
     expect(m.get('ppfile_files{state="failed"}')).toBe(0);
-    for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(m.get(`ppfile_queue_jobs{state="${state}"}`)).toBe(0);
-    for (const dependency of ['postgres', 'redis', 's3']) expect(m.get(`ppfile_dependency_up{dependency="${dependency}"}`)).toBe(1);
+    for (const state of ['waiting', 'active', 'delayed', 'failed'])
+      expect(m.get(`ppfile_queue_jobs{state="${state}"}`)).toBe(0);
+    for (const dependency of ['postgres', 'redis', 's3'])
+      expect(m.get(`ppfile_dependency_up{dependency="${dependency}"}`)).toBe(1);
     expect(m.get('process_cpu_seconds_total')).toBeGreaterThan(0);
     expect(res.text).toContain('# TYPE ppfile_jobs_total counter');
     expect(res.text).toContain('# TYPE ppfile_job_duration_seconds histogram');
@@ -150,7 +191,10 @@ describe('on a Redis of its own', () => {
 
   beforeAll(async () => {
     await redis.start();
-    gw = await startGateway({ redisUrl: redis.url, queue: { generateThresholdRows: 5, validateThresholdBytes: 1024, prefix: 'acme-prod' } });
+    gw = await startGateway({
+      redisUrl: redis.url,
+      queue: { generateThresholdRows: 5, validateThresholdBytes: 1024, prefix: 'acme-prod' },
+    });
   });
 
   afterAll(async () => {
@@ -166,7 +210,10 @@ describe('on a Redis of its own', () => {
       // validation (its payload key), a failed operator sign-in, the sweep's schedule.
       expect((await request(gw.http).get('/v1/spec').set(bearer(org.live))).status).toBe(200);
       expect((await request(gw.http).get('/v1/spec')).status).toBe(401);
-      const gen = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send({ ...validBody('adf', 'employer', 20), options: { store: false } });
+      const gen = await request(gw.http)
+        .post('/v1/files/generate')
+        .set(bearer(org.live))
+        .send({ ...validBody('adf', 'employer', 20), options: { store: false } });
       expect(gen.status).toBe(200);
       const upload = await request(gw.http)
         .post('/v1/files/validate')
@@ -175,13 +222,20 @@ describe('on a Redis of its own', () => {
         .field('declarant', 'employer')
         .attach('file', Buffer.from(gen.body.content as string, 'utf8'), gen.body.filename as string);
       expect(upload.status).toBe(200);
-      expect((await request(gw.http).get('/admin/queues').set('Authorization', 'Basic ' + Buffer.from('operator:wrong').toString('base64'))).status).toBe(401);
+      expect(
+        (
+          await request(gw.http)
+            .get('/admin/queues')
+            .set('Authorization', 'Basic ' + Buffer.from('operator:wrong').toString('base64'))
+        ).status,
+      ).toBe(401);
       const own = new Redis(redis.url);
       try {
         const all = await own.keys('*');
         expect(all.length).toBeGreaterThan(5);
         expect(all.filter((k) => !k.startsWith('acme-prod:'))).toEqual([]);
-        for (const kind of ['acme-prod:rl:', 'acme-prod:ppfile:', 'acme-prod:opauth:']) expect(all.some((k) => k.startsWith(kind))).toBe(true);
+        for (const kind of ['acme-prod:rl:', 'acme-prod:ppfile:', 'acme-prod:opauth:'])
+          expect(all.some((k) => k.startsWith(kind))).toBe(true);
       } finally {
         own.disconnect();
       }
@@ -194,7 +248,9 @@ describe('on a Redis of its own', () => {
     const first = await request(gw.http).get('/v1/spec').set('X-Forwarded-For', '198.51.100.7');
     const second = await request(gw.http).get('/v1/spec').set('X-Forwarded-For', '203.0.113.9');
     expect([first.status, second.status]).toEqual([401, 401]);
-    expect(Number(second.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1);
+    expect(Number(second.headers['x-ratelimit-remaining'])).toBe(
+      Number(first.headers['x-ratelimit-remaining']) - 1,
+    );
   });
 
   it('Redis stopped: /health/ready 503 naming it, every request 503, one line; back: 200 and one line', async () => {
@@ -205,19 +261,29 @@ describe('on a Redis of its own', () => {
     expect(ready.status).toBe(503);
     expect(ready.body).toMatchObject({ status: 'unavailable', down: ['redis'] });
     for (let i = 0; i < 10; i++) {
-      const res = await request(gw.http).post('/v1/declarations/validate').set(bearer(org.live)).send(validBody('adf', 'employer', 1));
+      const res = await request(gw.http)
+        .post('/v1/declarations/validate')
+        .set(bearer(org.live))
+        .send(validBody('adf', 'employer', 1));
       expect(res.status).toBe(503);
     }
     await sleep(3000); // several reconnection attempts of ioredis (every 2 s at most)
     const during = suiteLogs.lines.slice(mark).map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(during.filter((e) => e.dependency === 'redis' && e.msg === 'redis unreachable; retrying')).toHaveLength(1);
+    expect(
+      during.filter((e) => e.dependency === 'redis' && e.msg === 'redis unreachable; retrying'),
+    ).toHaveLength(1);
     expect(during.filter((e) => e.level === 'error')).toEqual([]);
     await redis.start();
-    for (let i = 0; i < 100 && (await request(gw.http).get('/health/ready')).status !== 200; i++) await sleep(200);
+    for (let i = 0; i < 100 && (await request(gw.http).get('/health/ready')).status !== 200; i++)
+      await sleep(200);
     expect((await request(gw.http).get('/health/ready')).status).toBe(200);
     // The watch rechecks every 5 s while something is down; the readiness probe above saw it back.
     const after = suiteLogs.lines.slice(mark).map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(after.filter((e) => e.dependency === 'redis' && e.msg === 'redis reachable again')).toHaveLength(1);
-    expect(after.filter((e) => e.dependency === 'redis' && e.msg === 'redis unreachable; retrying')).toHaveLength(1);
+    expect(after.filter((e) => e.dependency === 'redis' && e.msg === 'redis reachable again')).toHaveLength(
+      1,
+    );
+    expect(
+      after.filter((e) => e.dependency === 'redis' && e.msg === 'redis unreachable; retrying'),
+    ).toHaveLength(1);
   });
 });

@@ -30,7 +30,11 @@ describe('openapi.json', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ppfile-client-'));
     try {
       const out = path.join(dir, 'schema.ts');
-      const gen = spawnSync(bin('openapi-typescript'), ['openapi.json', '--default-non-nullable', 'false', '--output', out], { cwd: ROOT, encoding: 'utf8' });
+      const gen = spawnSync(
+        bin('openapi-typescript'),
+        ['openapi.json', '--default-non-nullable', 'false', '--output', out],
+        { cwd: ROOT, encoding: 'utf8' },
+      );
       expect(gen.status).toBe(0);
       const formatted = spawnSync(bin('prettier'), ['--stdin-filepath', 'libs/client/src/schema.ts'], {
         cwd: ROOT,
@@ -45,13 +49,22 @@ describe('openapi.json', () => {
   });
 
   it('Spectral (oas ruleset) reports nothing, not even a hint', () => {
-    const r = spawnSync(bin('spectral'), ['lint', 'openapi.json', '--format', 'json', '--quiet'], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(bin('spectral'), ['lint', 'openapi.json', '--format', 'json', '--quiet'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(JSON.parse(r.stdout || '[]')).toEqual([]);
   });
 
   it('Redocly (recommended rules) reports no error and no warning beyond .redocly.lint-ignore.yaml', () => {
-    const r = spawnSync(bin('redocly'), ['lint', 'openapi.json', '--format', 'json'], { cwd: ROOT, encoding: 'utf8' });
-    const report = JSON.parse(r.stdout) as { totals: { errors: number; warnings: number; ignored: number }; problems: { ruleId: string; message: string }[] };
+    const r = spawnSync(bin('redocly'), ['lint', 'openapi.json', '--format', 'json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    const report = JSON.parse(r.stdout) as {
+      totals: { errors: number; warnings: number; ignored: number };
+      problems: { ruleId: string; message: string }[];
+    };
     expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
     expect(r.status).toBe(0);
@@ -87,8 +100,16 @@ describe('the gateway serves the contract', () => {
       for (const [method, op] of Object.entries(methods as Json)) {
         const examples = (op.requestBody?.content?.['application/json']?.examples ?? {}) as Json;
         for (const [name, example] of Object.entries(examples)) {
-          const res = await request(gw.http)[method as 'post'](route).set('Authorization', `Bearer ${key}`).send(example.value);
-          expect({ operation: op.operationId, example: name, status: res.status, valid: res.body.valid ?? res.body.success }).toEqual({
+          const agent = request(gw.http);
+          const res = await agent[method as 'post'](route)
+            .set('Authorization', `Bearer ${key}`)
+            .send(example.value);
+          expect({
+            operation: op.operationId,
+            example: name,
+            status: res.status,
+            valid: res.body.valid ?? res.body.success,
+          }).toEqual({
             operation: op.operationId,
             example: name,
             status: 200,

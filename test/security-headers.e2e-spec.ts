@@ -72,7 +72,9 @@ function expectPageHeaders(res: request.Response): void {
   expect(policy.get('script-src')).toEqual(["'self'"]);
   expect(policy.get('object-src')).toEqual(["'none'"]);
   const allValues = [...policy.values()].flat();
-  expect(allValues.filter((v) => /^(https?:|wss?:|\*|[a-z0-9.-]+\.[a-z]{2,})/i.test(v) || v === "'unsafe-eval'")).toEqual([]);
+  expect(
+    allValues.filter((v) => /^(https?:|wss?:|\*|[a-z0-9.-]+\.[a-z]{2,})/i.test(v) || v === "'unsafe-eval'"),
+  ).toEqual([]);
 }
 
 const noStore = (res: request.Response) => expect(res.headers['cache-control']).toBe('no-store');
@@ -178,7 +180,10 @@ describe('Cache-Control: no-store on personal data', () => {
     const stored = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(2));
     expect(stored.status).toBe(200);
     noStore(stored);
-    const download = await request(gw.http).get(`/v1/files/${stored.body.file_id}/download`).set(bearer(org.live)).buffer(true);
+    const download = await request(gw.http)
+      .get(`/v1/files/${stored.body.file_id}/download`)
+      .set(bearer(org.live))
+      .buffer(true);
     expect(download.status).toBe(200);
     expect(download.headers['content-type']).toMatch(/^text\/csv/);
     noStore(download);
@@ -195,7 +200,10 @@ describe('Cache-Control: no-store on personal data', () => {
   });
 
   it('both validate endpoints, valid or not', async () => {
-    const declarations = await request(gw.http).post('/v1/declarations/validate').set(bearer(org.live)).send(body(3));
+    const declarations = await request(gw.http)
+      .post('/v1/declarations/validate')
+      .set(bearer(org.live))
+      .send(body(3));
     expect(declarations.status).toBe(200);
     noStore(declarations);
     expectDataHeaders(declarations);
@@ -214,7 +222,10 @@ describe('Cache-Control: no-store on personal data', () => {
     expect(upload.body.valid).toBe(true);
     noStore(upload);
     expectDataHeaders(upload);
-    const notMultipart = await request(gw.http).post('/v1/files/validate').set(bearer(org.live)).send(body(1));
+    const notMultipart = await request(gw.http)
+      .post('/v1/files/validate')
+      .set(bearer(org.live))
+      .send(body(1));
     expect(notMultipart.status).toBe(415);
     noStore(notMultipart);
   });
@@ -237,7 +248,13 @@ describe('operator sign-in throttling', () => {
       .auth(...OPERATOR);
     expect(right.status).toBe(429);
     expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await request(gw.http).get('/admin/queues/api/queues').auth(...OPERATOR)).status).toBe(429);
+    expect(
+      (
+        await request(gw.http)
+          .get('/admin/queues/api/queues')
+          .auth(...OPERATOR)
+      ).status,
+    ).toBe(429);
     // Another address (through the trusted loopback proxy) is not refused.
     const elsewhere = await request(gw.http)
       .get('/admin/queues')
@@ -258,7 +275,10 @@ describe('operator sign-in throttling', () => {
   it('20 wrong passwords for one user name from several addresses: that name is refused from anywhere', async () => {
     for (const address of ['203.0.113.1', '203.0.113.2']) {
       for (let i = 0; i < 10; i++) {
-        const res = await request(gw.http).get('/admin/queues').set('X-Forwarded-For', address).auth('operator', `nope-${i}`);
+        const res = await request(gw.http)
+          .get('/admin/queues')
+          .set('X-Forwarded-For', address)
+          .auth('operator', `nope-${i}`);
         expect(res.status).toBe(401);
       }
     }
@@ -269,9 +289,19 @@ describe('operator sign-in throttling', () => {
     expect(right.status).toBe(429);
     expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
     // Another name from that address is only wrong.
-    expect((await request(gw.http).get('/admin/queues').set('X-Forwarded-For', '203.0.113.3').auth('someone', 'x')).status).toBe(401);
+    expect(
+      (await request(gw.http).get('/admin/queues').set('X-Forwarded-For', '203.0.113.3').auth('someone', 'x'))
+        .status,
+    ).toBe(401);
     gw.clock.advance(5 * 60_000);
-    expect((await request(gw.http).get('/admin/queues').set('X-Forwarded-For', '203.0.113.3').auth(...OPERATOR)).status).toBe(200);
+    expect(
+      (
+        await request(gw.http)
+          .get('/admin/queues')
+          .set('X-Forwarded-For', '203.0.113.3')
+          .auth(...OPERATOR)
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -292,12 +322,15 @@ describe('docker-compose.yml', () => {
     return m![1]!;
   };
 
-  it('publishes only the gateway (MinIO\'s console at most on loopback); the data stores sit on an internal network only', () => {
+  it("publishes only the gateway (MinIO's console at most on loopback); the data stores sit on an internal network only", () => {
     for (const [name, service] of Object.entries(services) as [string, Json][]) {
       expect(service.network_mode).toBeUndefined();
       const ports = (service.ports ?? []) as string[];
-      if (name === 'gateway') expect(ports.map((p) => p.replace(/^\$\{GATEWAY_PORT:-\d+\}/, 'X'))).toEqual(['X:3000']);
-      else for (const p of ports) expect({ name, port: p }).toEqual({ name, port: expect.stringMatching(/^127\.0\.0\.1:/) });
+      if (name === 'gateway')
+        expect(ports.map((p) => p.replace(/^\$\{GATEWAY_PORT:-\d+\}/, 'X'))).toEqual(['X:3000']);
+      else
+        for (const p of ports)
+          expect({ name, port: p }).toEqual({ name, port: expect.stringMatching(/^127\.0\.0\.1:/) });
     }
     for (const name of DATA_STORES) {
       expect({ name, networks: services[name].networks }).toEqual({ name, networks: ['data'] });
@@ -311,7 +344,8 @@ describe('docker-compose.yml', () => {
     expect(pg.POSTGRES_HOST_AUTH_METHOD).toBe('scram-sha-256');
     expect(requiredVar(pg.POSTGRES_PASSWORD)).toBe('POSTGRES_PASSWORD');
     const command = services.redis.command as string[];
-    const option = (name: string) => (command.includes(name) ? command[command.indexOf(name) + 1] : undefined);
+    const option = (name: string) =>
+      command.includes(name) ? command[command.indexOf(name) + 1] : undefined;
     expect(requiredVar(option('--requirepass'))).toBe('REDIS_PASSWORD');
     expect(option('--save')).toBe('');
     expect(option('--appendonly')).toBe('no');
@@ -321,7 +355,11 @@ describe('docker-compose.yml', () => {
     for (const [service, def] of Object.entries(services) as [string, Json][]) {
       for (const [name, value] of Object.entries((def.environment ?? {}) as Json)) {
         if (/PASSWORD|SECRET|_KEY$/.test(name)) {
-          expect({ service, name, value }).toEqual({ service, name, value: expect.stringMatching(/^\$\{[A-Z][A-Z0-9_]*(:\?[^}]*|:-)\}$/) });
+          expect({ service, name, value }).toEqual({
+            service,
+            name,
+            value: expect.stringMatching(/^\$\{[A-Z][A-Z0-9_]*(:\?[^}]*|:-)\}$/),
+          });
         }
       }
     }

@@ -44,8 +44,12 @@ it('#1 test keys produce at most TEST_ROWS_PER_MONTH rows a month, then 429 QUOT
   expect(over.body.error.code).toBe('QUOTA_EXCEEDED');
   expect(over.body.error.details).toEqual({ used: 200, limit: 200, requested: 1, mode: 'test' });
   // Free validation stays free and unlimited by the allowance; live keys are not affected.
-  expect((await request(gw.http).post('/v1/declarations/validate').set(bearer(org.test)).send(body(3))).status).toBe(200);
-  expect((await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(2))).status).toBe(200);
+  expect(
+    (await request(gw.http).post('/v1/declarations/validate').set(bearer(org.test)).send(body(3))).status,
+  ).toBe(200);
+  expect((await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(body(2))).status).toBe(
+    200,
+  );
   await expect(gw.stores.ledger.month(org.id, monthOf(gw.clock.now()))).resolves.toEqual({
     month: monthOf(gw.clock.now()),
     used: 2,
@@ -57,8 +61,12 @@ it('#1 test keys produce at most TEST_ROWS_PER_MONTH rows a month, then 429 QUOT
   const org2 = await gw.organization('pro');
   const invalid = body(50);
   invalid.declarations[0].holders[3].nir = 'nonsense';
-  expect((await request(gw.http).post('/v1/files/generate').set(bearer(org2.test)).send(invalid)).status).toBe(422);
-  await expect(gw.stores.ledger.month(org2.id, monthOf(gw.clock.now()))).resolves.toMatchObject({ testRows: 0 });
+  expect(
+    (await request(gw.http).post('/v1/files/generate').set(bearer(org2.test)).send(invalid)).status,
+  ).toBe(422);
+  await expect(gw.stores.ledger.month(org2.id, monthOf(gw.clock.now()))).resolves.toMatchObject({
+    testRows: 0,
+  });
 });
 
 it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'])(
@@ -131,7 +139,11 @@ describe('#7 large declaration bodies are validated off the event loop', () => {
     const b = large();
     const text = JSON.stringify(b);
     expect(text.length).toBeGreaterThan(256 * 1024);
-    const res = await request(gw.http).post('/v1/declarations/validate').set(bearer(org.live)).set('Content-Type', 'application/json').send(text);
+    const res = await request(gw.http)
+      .post('/v1/declarations/validate')
+      .set(bearer(org.live))
+      .set('Content-Type', 'application/json')
+      .send(text);
     expect(res.status).toBe(200);
     expect(res.body.rows_total).toBe(2500);
     const broken = await request(gw.http)
@@ -154,7 +166,11 @@ describe('#7 large declaration bodies are validated off the event loop', () => {
     buildIfStale('gateway', GATEWAY_MAIN);
     const org = await gw.organization('business');
     const text = JSON.stringify(large());
-    const inline = await request(gw.http).post('/v1/declarations/validate').set(bearer(org.live)).set('Content-Type', 'application/json').send(text);
+    const inline = await request(gw.http)
+      .post('/v1/declarations/validate')
+      .set(bearer(org.live))
+      .set('Content-Type', 'application/json')
+      .send(text);
     const port = 3900 + Math.floor(Math.random() * 90);
     const child = spawn(process.execPath, [GATEWAY_MAIN], {
       env: {
@@ -181,7 +197,8 @@ describe('#7 large declaration bodies are validated off the event loop', () => {
     child.stderr!.on('data', keep);
     try {
       const deadline = Date.now() + 30_000;
-      while (!out.includes('gateway listening') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while (!out.includes('gateway listening') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
       expect(out).toContain('1 rules thread(s)');
       const threaded = await fetch(`http://127.0.0.1:${port}/v1/declarations/validate`, {
         method: 'POST',

@@ -163,7 +163,7 @@ describe('PrivateS3', () => {
     });
 
   async function read(client: MinioClient, bucket: string, key: string): Promise<string> {
-    const stream = (await client.getObject(bucket, key));
+    const stream = await client.getObject(bucket, key);
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString();

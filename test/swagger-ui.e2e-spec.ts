@@ -33,9 +33,20 @@ describe('Swagger UI: Authorize, then Try it out on every operation', () => {
   });
 
   /** Opens an operation, fills its parameters, executes it and answers the status Swagger UI shows. */
-  async function tryIt(page: Page, operationId: string, fill: Record<string, string> = {}, file?: { name: string; content: string }): Promise<string> {
+  async function tryIt(
+    page: Page,
+    operationId: string,
+    fill: Record<string, string> = {},
+    file?: { name: string; content: string },
+  ): Promise<string> {
     const block = page.locator(`[id$="-${operationId}"]`).first();
-    if (!(await block.locator('.try-out').count()) || !(await block.locator('.try-out__btn').isVisible().catch(() => false))) {
+    if (
+      !(await block.locator('.try-out').count()) ||
+      !(await block
+        .locator('.try-out__btn')
+        .isVisible()
+        .catch(() => false))
+    ) {
       await block.locator('.opblock-summary').first().click();
     }
     await block.locator('.try-out__btn').click();
@@ -46,7 +57,10 @@ describe('Swagger UI: Authorize, then Try it out on every operation', () => {
       if (await select.count()) await select.first().selectOption(value);
       else await row.locator('input').first().fill(value);
     }
-    if (file) await block.locator('input[type="file"]').setInputFiles({ name: file.name, mimeType: 'text/csv', buffer: Buffer.from(file.content) });
+    if (file)
+      await block
+        .locator('input[type="file"]')
+        .setInputFiles({ name: file.name, mimeType: 'text/csv', buffer: Buffer.from(file.content) });
     await block.locator('button.execute').click();
     const status = block.locator('.live-responses-table .response .response-col_status').first();
     await status.waitFor({ timeout: 30_000 });
@@ -67,17 +81,33 @@ describe('Swagger UI: Authorize, then Try it out on every operation', () => {
     const generated = await request(gw.http)
       .post('/v1/files/generate')
       .set('Authorization', `Bearer ${key}`)
-      .send((await request(gw.http).get('/docs-json')).body.paths['/v1/files/generate'].post.requestBody.content['application/json'].examples.employer_adf.value);
+      .send(
+        (await request(gw.http).get('/docs-json')).body.paths['/v1/files/generate'].post.requestBody.content[
+          'application/json'
+        ].examples.employer_adf.value,
+      );
     expect(generated.status).toBe(200);
-    const csv = await request(gw.http).get(`/v1/files/${generated.body.file_id}/download`).set('Authorization', `Bearer ${key}`).buffer(true);
+    const csv = await request(gw.http)
+      .get(`/v1/files/${generated.body.file_id}/download`)
+      .set('Authorization', `Bearer ${key}`)
+      .buffer(true);
 
     const results: Record<string, string> = {};
     results.listSpecVersions = await tryIt(page, 'listSpecVersions');
     results.describeSpec = await tryIt(page, 'describeSpec', { version: '2026-02' });
-    results.searchReferences = await tryIt(page, 'searchReferences', { version: '2026-02', list: 'rome', q: 'secours' });
+    results.searchReferences = await tryIt(page, 'searchReferences', {
+      version: '2026-02',
+      list: 'rome',
+      q: 'secours',
+    });
     results.validateDeclarations = await tryIt(page, 'validateDeclarations');
     results.generateFile = await tryIt(page, 'generateFile');
-    results.validateFile = await tryIt(page, 'validateFile', { type: 'adf', declarant: 'employer' }, { name: generated.body.filename, content: csv.text });
+    results.validateFile = await tryIt(
+      page,
+      'validateFile',
+      { type: 'adf', declarant: 'employer' },
+      { name: generated.body.filename, content: csv.text },
+    );
     results.getFile = await tryIt(page, 'getFile', { id: generated.body.file_id });
     results.downloadFile = await tryIt(page, 'downloadFile', { id: generated.body.file_id });
     results.ready = await tryIt(page, 'ready');

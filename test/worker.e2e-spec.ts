@@ -25,7 +25,10 @@ let queue: Queue;
 
 beforeAll(async () => {
   gw = await startGateway({ queue: { generateThresholdRows: 20, validateThresholdBytes: 4096 } });
-  queue = new Queue(QUEUE_NAME, { connection: redisOptions(gw.config.redisUrl, 'queue'), prefix: gw.config.queue.prefix });
+  queue = new Queue(QUEUE_NAME, {
+    connection: redisOptions(gw.config.redisUrl, 'queue'),
+    prefix: gw.config.queue.prefix,
+  });
 }, 60_000);
 afterAll(async () => {
   await worker?.close();
@@ -52,7 +55,11 @@ async function usage(orgId: string): Promise<number> {
   return (await gw.stores.usage.getUsage(orgId, monthOf(gw.clock.now()))).used;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
@@ -73,12 +80,19 @@ describe('hand-off to the workers', () => {
     expect(res.body).toMatchObject({ success: true, rows: 60, declarations: 1, stored: true, mode: 'live' });
     // The same body through the rules in this process.
     const refs = new ReferenceDirectory(null).lists('2026-02');
-    const local = generateFile(b, { refs, today: Number(res.body.filename.slice(11, 19)), generationDay: 20261122 });
+    const local = generateFile(b, {
+      refs,
+      today: Number(res.body.filename.slice(11, 19)),
+      generationDay: 20261122,
+    });
     expect(res.body.sha256).toBe(local.sha256);
     expect(res.body.warnings).toEqual(local.warnings);
     expect(res.body.normalizations).toEqual(local.normalizations);
     expect(res.body.normalization_count).toBe(local.normalization_count);
-    const dl = await request(gw.http).get(`/v1/files/${res.body.file_id}/download`).set(bearer(org.live)).buffer(true);
+    const dl = await request(gw.http)
+      .get(`/v1/files/${res.body.file_id}/download`)
+      .set(bearer(org.live))
+      .buffer(true);
     expect(createHash('sha256').update(Buffer.from(dl.text, 'utf8')).digest('hex')).toBe(local.sha256);
     expect(Buffer.from(dl.text, 'utf8').equals(local.content)).toBe(true);
     expect(await usage(org.id)).toBe(60);
@@ -89,7 +103,10 @@ describe('hand-off to the workers', () => {
   it('a large upload is validated by a worker with the same answer as in process', async () => {
     const before = new Set(await gw.redis.keys(`${gw.config.queue.prefix}:payload:validate:*`));
     const org = await gw.organization('pro');
-    const gen = await request(gw.http).post('/v1/files/generate').set(bearer(org.test)).send({ ...body(40), options: { store: false } });
+    const gen = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.test))
+      .send({ ...body(40), options: { store: false } });
     const csv = Buffer.from(gen.body.content, 'utf8');
     expect(csv.length).toBeGreaterThan(4096);
     const res = await request(gw.http)
@@ -100,15 +117,25 @@ describe('hand-off to the workers', () => {
       .attach('file', csv, gen.body.filename);
     expect(res.status).toBe(200);
     const refs = new ReferenceDirectory(null).lists('2026-02');
-    const local = validateCsv(csv, { type: 'adf', declarant: 'training_organization', filename: gen.body.filename }, { refs });
+    const local = validateCsv(
+      csv,
+      { type: 'adf', declarant: 'training_organization', filename: gen.body.filename },
+      { refs },
+    );
     expect(res.body).toEqual(JSON.parse(JSON.stringify(local)));
     expect(await usage(org.id)).toBe(40);
-    expect((await gw.redis.keys(`${gw.config.queue.prefix}:payload:validate:*`)).filter((k) => !before.has(k))).toEqual([]);
+    expect(
+      (await gw.redis.keys(`${gw.config.queue.prefix}:payload:validate:*`)).filter((k) => !before.has(k)),
+    ).toEqual([]);
   });
 
   it('Prefer: respond-async answers 202 with Location; the file moves from processing to available', async () => {
     const org = await gw.organization('pro');
-    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Prefer', 'respond-async').send(body(30));
+    const res = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.live))
+      .set('Prefer', 'respond-async')
+      .send(body(30));
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ file_id: expect.stringMatching(/^file_[0-9a-f]{32}$/), status: 'processing' });
     expect(res.headers.location).toBe(`/v1/files/${res.body.file_id}`);
@@ -125,7 +152,12 @@ describe('hand-off to the workers', () => {
   it('a 202 retried with its Idempotency-Key answers the file as it is now: 202 with Location, then 200 once available', async () => {
     const org = await gw.organization('pro');
     const send = () =>
-      request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Prefer', 'respond-async').set('Idempotency-Key', 'async-retry').send(body(30));
+      request(gw.http)
+        .post('/v1/files/generate')
+        .set(bearer(org.live))
+        .set('Prefer', 'respond-async')
+        .set('Idempotency-Key', 'async-retry')
+        .send(body(30));
     const first = await send();
     expect(first.status).toBe(202);
     await until('available', async () => {
@@ -143,7 +175,11 @@ describe('hand-off to the workers', () => {
     const org = await gw.organization('pro');
     const b = body(30);
     b.declarations[0].holders[4].nir = 'nonsense';
-    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Prefer', 'respond-async').send(b);
+    const res = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.live))
+      .set('Prefer', 'respond-async')
+      .send(b);
     expect(res.status).toBe(202);
     const meta = await until('failed', async () => {
       const m = await request(gw.http).get(`/v1/files/${res.body.file_id}`).set(bearer(org.live));
@@ -162,7 +198,11 @@ describe('hand-off to the workers', () => {
     const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(b);
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
-    expect(res.body.error.details.errors[0]).toMatchObject({ row: 4, column: 'NOM_TITULAIRE', code: 'FIELD_TOO_LONG' });
+    expect(res.body.error.details.errors[0]).toMatchObject({
+      row: 4,
+      column: 'NOM_TITULAIRE',
+      code: 'FIELD_TOO_LONG',
+    });
     expect(await usage(org.id)).toBe(0);
   });
 });
@@ -200,26 +240,46 @@ describe('faults', () => {
     const config = workerConfigFor(gw, { lockSeconds: 2 });
     const victim: ChildProcess = await spawnWorker(config);
     const b = { ...body(20_000), options: { split_large_declarations: true } };
-    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Prefer', 'respond-async').send(b);
+    const res = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.live))
+      .set('Prefer', 'respond-async')
+      .send(b);
     expect(res.status).toBe(202);
     const fileId: string = res.body.file_id;
-    await until('job active', async () => (await (await queue.getJob(fileId))?.getState()) === 'active', 20_000);
+    await until(
+      'job active',
+      async () => (await (await queue.getJob(fileId))?.getState()) === 'active',
+      20_000,
+    );
     victim.kill('SIGKILL');
     await new Promise((r) => victim.once('exit', r));
     expect((await gw.stores.files.getFileRecord(fileId))!.status).toBe('processing');
 
     worker = await startWorker(config);
-    const record = await until('recovered', async () => {
-      const r = await gw.stores.files.getFileRecord(fileId);
-      return r && r.status !== 'processing' ? r : null;
-    }, 40_000);
+    const record = await until(
+      'recovered',
+      async () => {
+        const r = await gw.stores.files.getFileRecord(fileId);
+        return r && r.status !== 'processing' ? r : null;
+      },
+      40_000,
+    );
     expect(record.status).toBe('available');
     expect(await usage(org.id)).toBe(20_000);
     const names: string[] = [];
     const { Client } = await import('minio');
     const url = new URL(gw.s3.endpoint);
-    const s3 = new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', pathStyle: true });
-    for await (const o of s3.listObjectsV2(gw.config.s3.bucket, `files/${fileId}`, true)) names.push((o as { name: string }).name);
+    const s3 = new Client({
+      endPoint: url.hostname,
+      port: Number(url.port),
+      useSSL: false,
+      accessKey: 'S3RVER',
+      secretKey: 'S3RVER',
+      pathStyle: true,
+    });
+    for await (const o of s3.listObjectsV2(gw.config.s3.bucket, `files/${fileId}`, true))
+      names.push((o as { name: string }).name);
     expect(names).toEqual([`files/${fileId}.csv`]);
     const local = generateFile(b, { refs: new ReferenceDirectory(null).lists('2026-02'), today: 20261122 });
     expect(record.sha256).toBe(local.sha256);
@@ -230,13 +290,25 @@ describe('faults', () => {
     // This worker's S3 endpoint refuses every write: each attempt fails, and the file's lease (3 s
     // here) runs out while the store stays down — then the file fails for good.
     worker = await startWorker(
-      workerConfigFor(gw, { s3: { ...gw.config.s3, endpoint: 'http://127.0.0.1:9' }, processingLeaseSeconds: 3, reconcileIntervalSeconds: 1 }),
+      workerConfigFor(gw, {
+        s3: { ...gw.config.s3, endpoint: 'http://127.0.0.1:9' },
+        processingLeaseSeconds: 3,
+        reconcileIntervalSeconds: 1,
+      }),
     );
-    const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).set('Prefer', 'respond-async').send(body(25));
-    const record = await until('failed', async () => {
-      const r = await gw.stores.files.getFileRecord(res.body.file_id);
-      return r?.status === 'failed' ? r : null;
-    }, 40_000);
+    const res = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.live))
+      .set('Prefer', 'respond-async')
+      .send(body(25));
+    const record = await until(
+      'failed',
+      async () => {
+        const r = await gw.stores.files.getFileRecord(res.body.file_id);
+        return r?.status === 'failed' ? r : null;
+      },
+      40_000,
+    );
     expect(record.units).toBe(0);
     expect(await usage(org.id)).toBe(0);
     expect(await gw.storage.exists(`files/${res.body.file_id}.csv`)).toBe(false);

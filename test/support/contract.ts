@@ -33,8 +33,11 @@ export function recordExchanges(server: Server, into: Exchange[] = suiteExchange
     const chunks: Buffer[] = [];
     let size = 0;
     const keep = (chunk: unknown, encoding?: unknown) => {
-      if (chunk === undefined || chunk === null || typeof chunk === 'function' || size > MAX_RECORDED_BODY) return;
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+      if (chunk === undefined || chunk === null || typeof chunk === 'function' || size > MAX_RECORDED_BODY)
+        return;
+      const buffer = Buffer.isBuffer(chunk)
+        ? chunk
+        : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
       size += buffer.length;
       chunks.push(buffer);
     };
@@ -66,7 +69,9 @@ export class Contract {
   private readonly compiled = new Map<string, ValidateFunction>();
   private readonly routes: { template: string; pattern: RegExp; literal: number }[];
 
-  constructor(readonly document: Json = JSON.parse(readFileSync(path.join(ROOT, 'openapi.json'), 'utf8')) as Json) {
+  constructor(
+    readonly document: Json = JSON.parse(readFileSync(path.join(ROOT, 'openapi.json'), 'utf8')) as Json,
+  ) {
     // strict: false — OpenAPI 3.0 schemas carry `example`, `nullable` (which Ajv knows) and `format: binary`.
     this.ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(this.ajv);
@@ -74,7 +79,9 @@ export class Contract {
     this.ajv.addSchema({ $id: 'openapi', components: document.components }, undefined, undefined, false);
     this.routes = Object.keys(document.paths as Json).map((template) => ({
       template,
-      pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      pattern: new RegExp(
+        `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`,
+      ),
       literal: template.replace(/\{[^}]+\}/g, '').length,
     }));
   }
@@ -84,11 +91,15 @@ export class Contract {
     const urlPath = exchange.url.split('?')[0]!;
     const route = this.routes.filter((r) => r.pattern.test(urlPath)).sort((a, b) => b.literal - a.literal)[0];
     if (!route) return [];
-    const operation = (this.document.paths as Json)[route.template][exchange.method.toLowerCase()] as Json | undefined;
+    const operation = (this.document.paths as Json)[route.template][exchange.method.toLowerCase()] as
+      Json | undefined;
     if (!operation) return [];
     const where = `${operation.operationId} (${exchange.method} ${route.template}) answered ${exchange.status}`;
-    const response = this.resolve(operation.responses[String(exchange.status)] ?? operation.responses.default) as Json | undefined;
-    if (!response) return [`${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})`];
+    const response = this.resolve(
+      operation.responses[String(exchange.status)] ?? operation.responses.default,
+    ) as Json | undefined;
+    if (!response)
+      return [`${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})`];
     const problems: string[] = [];
     for (const [name, ref] of Object.entries((response.headers ?? {}) as Json)) {
       const h = this.resolve(ref) as Json;
@@ -101,13 +112,17 @@ export class Contract {
       const schema = h.schema as Json;
       const typed = schema.type === 'integer' ? (/^-?\d+$/.test(text) ? Number(text) : text) : text;
       const valid = this.validator(`header:${JSON.stringify(schema)}`, schema);
-      if (!valid(typed)) problems.push(`${where}: header ${name} "${text}" ${this.ajv.errorsText(valid.errors)}`);
+      if (!valid(typed))
+        problems.push(`${where}: header ${name} "${text}" ${this.ajv.errorsText(valid.errors)}`);
     }
     const content = (response.content ?? {}) as Json;
-    const contentType = String(exchange.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const contentType = String(exchange.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
     const media = Object.keys(content);
     if (media.length === 0) return problems;
-    if (!media.includes(contentType)) return [...problems, `${where}: content type "${contentType}", documented: ${media.join(', ')}`];
+    if (!media.includes(contentType))
+      return [...problems, `${where}: content type "${contentType}", documented: ${media.join(', ')}`];
     if (contentType !== 'application/json' || exchange.body === null) return problems;
     let body: unknown;
     try {
@@ -118,7 +133,9 @@ export class Contract {
     const schema = content[contentType].schema as Json;
     const validate = this.validator(JSON.stringify(schema), this.absolute(schema));
     if (!validate(body)) {
-      const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+      const errors = (validate.errors ?? [])
+        .slice(0, 5)
+        .map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
       problems.push(`${where}: body does not match ${schema.$ref ?? 'its schema'}: ${errors.join('; ')}`);
     }
     return problems;
@@ -134,10 +151,13 @@ export class Contract {
   private resolve(node: unknown): unknown {
     let current = node as Json | undefined;
     while (current && typeof current.$ref === 'string') {
-      current = (current.$ref)
+      current = current.$ref
         .replace(/^#\//, '')
         .split('/')
-        .reduce<Json | undefined>((at, part) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], this.document);
+        .reduce<Json | undefined>(
+          (at, part) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')],
+          this.document,
+        );
     }
     return current;
   }
@@ -151,6 +171,7 @@ export class Contract {
 /** Every contract problem of a list of answers (the same problem once, with how often it happened). */
 export function contractProblems(exchanges: Exchange[], contract = new Contract()): string[] {
   const seen = new Map<string, number>();
-  for (const exchange of exchanges) for (const p of contract.check(exchange)) seen.set(p, (seen.get(p) ?? 0) + 1);
+  for (const exchange of exchanges)
+    for (const p of contract.check(exchange)) seen.set(p, (seen.get(p) ?? 0) + 1);
   return [...seen].map(([p, n]) => (n > 1 ? `${p} (×${n})` : p));
 }

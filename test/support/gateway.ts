@@ -41,7 +41,10 @@ export interface Gateway {
   redis: Redis;
   close(): Promise<void>;
   /** An organization with one key of each mode; keys are returned in clear once, as the admin command does. */
-  organization(plan: PlanName, name?: string): Promise<{ id: string; live: string; test: string; liveId: string; testId: string }>;
+  organization(
+    plan: PlanName,
+    name?: string,
+  ): Promise<{ id: string; live: string; test: string; liveId: string; testId: string }>;
 }
 
 /**

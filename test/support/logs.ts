@@ -42,7 +42,19 @@ export class LogSink {
 export const suiteLogs = new LogSink();
 
 /** NIRs and birth names of the fixtures and of the tests (gateway, worker, cli, chaos, security). */
-export const PERSONAL_VALUES = [NIR_A, NIR_B, NIR_CORSICA, '7550814168025', 'DUPONT', 'MARTIN', 'QUASIMODO', 'ZÉPHYRINE', 'BARTHÉLÉMY', 'O|BRIEN', 'MAR|TIN'];
+export const PERSONAL_VALUES = [
+  NIR_A,
+  NIR_B,
+  NIR_CORSICA,
+  '7550814168025',
+  'DUPONT',
+  'MARTIN',
+  'QUASIMODO',
+  'ZÉPHYRINE',
+  'BARTHÉLÉMY',
+  'O|BRIEN',
+  'MAR|TIN',
+];
 /** A 15-character NIR standing alone (sex, year, month, department, commune, order) whose key is right. */
 const NIR_15 = /(?<![0-9A-Za-z])([12378]\d{4}(?:\d{2}|2[AB])\d{6})(\d{2})(?![0-9A-Za-z])/g;
 

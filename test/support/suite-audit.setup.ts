@@ -10,8 +10,12 @@ import { auditLogLines, suiteLogs } from './logs';
 afterAll(() => {
   const failures: string[] = [];
   const contract = contractProblems(suiteExchanges);
-  if (contract.length) failures.push(`${contract.length} answer(s) break the OpenAPI contract:\n${contract.slice(0, 20).join('\n')}`);
+  if (contract.length)
+    failures.push(
+      `${contract.length} answer(s) break the OpenAPI contract:\n${contract.slice(0, 20).join('\n')}`,
+    );
   const logs = auditLogLines(suiteLogs.lines);
-  if (logs.length) failures.push(`${logs.length} log line(s) break the logging rules:\n${logs.slice(0, 20).join('\n')}`);
+  if (logs.length)
+    failures.push(`${logs.length} log line(s) break the logging rules:\n${logs.slice(0, 20).join('\n')}`);
   if (failures.length) throw new Error(failures.join('\n\n'));
 });

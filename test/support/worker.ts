@@ -37,7 +37,9 @@ export function workerConfigFor(gw: Gateway, overrides: Partial<WorkerConfig> = 
 /** A worker in this process (the same module as `npm run start:worker`). */
 export async function startWorker(config: WorkerConfig): Promise<INestApplicationContext> {
   const logger = createRootLogger({ app: 'worker', level: config.logLevel, destination: suiteLogs });
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, logger), { logger: ['error', 'warn'] });
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, logger), {
+    logger: ['error', 'warn'],
+  });
   await app.init();
   return app;
 }
@@ -69,7 +71,10 @@ export function workerEnv(config: WorkerConfig): NodeJS.ProcessEnv {
 export function spawnWorker(config: WorkerConfig): Promise<ChildProcess & { startupOutput: string }> {
   buildWorkerIfStale();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WORKER_MAIN], { env: workerEnv(config), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [WORKER_MAIN], {
+      env: workerEnv(config),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`worker did not start: ${out}`)), 30_000);
     // Every line the worker writes, for the log audit (suite-audit.setup.ts).

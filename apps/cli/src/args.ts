@@ -4,7 +4,10 @@ import { UsageError } from './cli-io';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parse(args: string[], options: Options): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+export function parse(
+  args: string[],
+  options: Options,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
     return { values: values as Record<string, string | boolean | undefined>, positionals };
@@ -26,7 +29,11 @@ export function langOption(value: string | boolean | undefined): Lang {
   return pickLang(value);
 }
 
-export function oneOf<T extends string>(name: string, value: string | boolean | undefined, allowed: readonly T[]): T {
+export function oneOf<T extends string>(
+  name: string,
+  value: string | boolean | undefined,
+  allowed: readonly T[],
+): T {
   if (typeof value !== 'string' || !allowed.includes(value as T)) {
     throw new UsageError(`--${name} expects ${allowed.join(' | ')}`);
   }

@@ -36,7 +36,10 @@ export function requestErrorExit(error: RequestError): number {
 
 export function formatIssues(issues: readonly Issue[], label: string): string {
   return issues
-    .map((i) => `  ${label} line ${i.row ?? '-'}${i.column ? ` ${i.column}` : ''}${i.field ? ` (${i.field})` : ''}: ${i.code} — ${i.message}\n`)
+    .map(
+      (i) =>
+        `  ${label} line ${i.row ?? '-'}${i.column ? ` ${i.column}` : ''}${i.field ? ` (${i.field})` : ''}: ${i.code} — ${i.message}\n`,
+    )
     .join('');
 }
 

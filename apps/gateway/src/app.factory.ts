@@ -21,9 +21,16 @@ export interface GatewayOverrides {
 }
 
 /** Builds the gateway (used by main.ts and by the e2e tests, which inject a clock). */
-export async function createGatewayApp(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<INestApplication> {
+export async function createGatewayApp(
+  config: GatewayConfig,
+  overrides: GatewayOverrides = {},
+): Promise<INestApplication> {
   // Body parsing is ours (json-body.middleware): limits and errors in the API's shape.
-  const logger = createRootLogger({ app: 'gateway', level: config.logLevel, destination: overrides.logDestination });
+  const logger = createRootLogger({
+    app: 'gateway',
+    level: config.logLevel,
+    destination: overrides.logDestination,
+  });
   const app = await NestFactory.create(AppModule.forRoot(config, { clock: overrides.clock, logger }), {
     bodyParser: false,
     bufferLogs: true,
@@ -38,7 +45,9 @@ export async function createGatewayApp(config: GatewayConfig, overrides: Gateway
   // an early error or a 404, is logged and measured, and carries the security headers (and, under
   // /v1 and /admin, no-store). Routes are read from Express once it knows them (after init).
   let routes: RouteMatcher[] | null = null;
-  app.use(accessLog({ logger, metrics: app.get(Metrics), routes: () => (routes ??= expressRoutes(express)) }));
+  app.use(
+    accessLog({ logger, metrics: app.get(Metrics), routes: () => (routes ??= expressRoutes(express)) }),
+  );
   app.use(securityHeaders());
   app.enableShutdownHooks();
   express.set('trust proxy', config.trustProxy);
@@ -68,12 +77,21 @@ export async function createGatewayApp(config: GatewayConfig, overrides: Gateway
  */
 async function ensureBucket(storage: ObjectStorage): Promise<void> {
   const logger = new Logger('storage');
-  const attempt = (): Promise<boolean> => storage.ensureBucket().then(() => true, () => false);
-  const first = await Promise.race([attempt(), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 3000).unref())]);
+  const attempt = (): Promise<boolean> =>
+    storage.ensureBucket().then(
+      () => true,
+      () => false,
+    );
+  const first = await Promise.race([
+    attempt(),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 3000).unref()),
+  ]);
   if (first) return;
   logger.warn('object store unreachable at start; the gateway starts, not ready until it answers');
   const retry = (): void => {
-    void attempt().then((ok) => (ok ? logger.log('object store reachable; bucket ready') : setTimeout(retry, 5000).unref()));
+    void attempt().then((ok) =>
+      ok ? logger.log('object store reachable; bucket ready') : setTimeout(retry, 5000).unref(),
+    );
   };
   setTimeout(retry, 5000).unref();
 }

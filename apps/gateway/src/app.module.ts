@@ -1,4 +1,10 @@
-import { Module, RequestMethod, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import {
+  Module,
+  RequestMethod,
+  type DynamicModule,
+  type MiddlewareConsumer,
+  type NestModule,
+} from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { InfraModule, type Clock, type RootLogger } from '@ppfile/infra';
 import { ApiKeyMiddleware } from './auth/api-key.middleware';
@@ -40,7 +46,12 @@ export class AppModule implements NestModule {
       module: AppModule,
       global: true,
       imports: [
-        InfraModule.forRoot({ services: servicesOf(config), databasePoolMax: config.databasePoolMax, clock: options.clock, logger: options.logger }),
+        InfraModule.forRoot({
+          services: servicesOf(config),
+          databasePoolMax: config.databasePoolMax,
+          clock: options.clock,
+          logger: options.logger,
+        }),
         AuthModule,
         HealthModule,
         SpecModule,
@@ -48,16 +59,27 @@ export class AppModule implements NestModule {
         FilesModule,
         DashboardModule,
       ],
-      providers: [{ provide: GATEWAY_CONFIG, useValue: config }, Draining, InflightBytes, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        Draining,
+        InflightBytes,
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+      ],
       exports: [GATEWAY_CONFIG, Draining, InflightBytes],
     };
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(requestIdMiddleware, this.draining.middleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
+    consumer
+      .apply(requestIdMiddleware, this.draining.middleware)
+      .forRoutes({ path: '*path', method: RequestMethod.ALL });
     // Authenticated first (an unknown caller holds no memory), then counted against the body budget.
-    consumer.apply(ApiKeyMiddleware, this.inflight.middleware).forRoutes({ path: 'v1/*path', method: RequestMethod.ALL });
-    consumer.apply(deferLargeDeclarationBody).forRoutes({ path: 'v1/declarations/validate', method: RequestMethod.POST });
+    consumer
+      .apply(ApiKeyMiddleware, this.inflight.middleware)
+      .forRoutes({ path: 'v1/*path', method: RequestMethod.ALL });
+    consumer
+      .apply(deferLargeDeclarationBody)
+      .forRoutes({ path: 'v1/declarations/validate', method: RequestMethod.POST });
     consumer
       .apply(jsonBodyMiddleware)
       .forRoutes(

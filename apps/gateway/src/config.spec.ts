@@ -20,7 +20,13 @@ function problems(env: Record<string, string>): string {
 describe('gateway configuration (API.md §13)', () => {
   it('defaults: trust proxy off, log level info, no operator pages, Bull Board read-only', () => {
     const config = loadGatewayConfig(BASE);
-    expect(config).toMatchObject({ trustProxy: false, logLevel: 'info', operator: null, bullBoardWritable: false, port: 3000 });
+    expect(config).toMatchObject({
+      trustProxy: false,
+      logLevel: 'info',
+      operator: null,
+      bullBoardWritable: false,
+      port: 3000,
+    });
     expect(config.publicBaseUrl).toBe('http://localhost:3000');
   });
 
@@ -50,12 +56,21 @@ describe('gateway configuration (API.md §13)', () => {
       PORT: '99999',
       REDIS_URL: 'tcp://x',
     });
-    for (const name of ['OPERATOR_USER and OPERATOR_PASSWORD go together', 'BULL_BOARD_WRITABLE must be true or false', 'TRUST_PROXY', 'LOG_LEVEL', 'PORT', 'REDIS_URL']) {
+    for (const name of [
+      'OPERATOR_USER and OPERATOR_PASSWORD go together',
+      'BULL_BOARD_WRITABLE must be true or false',
+      'TRUST_PROXY',
+      'LOG_LEVEL',
+      'PORT',
+      'REDIS_URL',
+    ]) {
       expect(message).toContain(name);
     }
   });
 
   it('a writable Bull Board needs operator credentials', () => {
-    expect(problems({ BULL_BOARD_WRITABLE: 'true' })).toContain('BULL_BOARD_WRITABLE needs OPERATOR_USER and OPERATOR_PASSWORD');
+    expect(problems({ BULL_BOARD_WRITABLE: 'true' })).toContain(
+      'BULL_BOARD_WRITABLE needs OPERATOR_USER and OPERATOR_PASSWORD',
+    );
   });
 });

@@ -1,4 +1,10 @@
-import { ConfigError, EnvReader, type LogLevelName, type ServicesConfig, type TrustProxy } from '@ppfile/config';
+import {
+  ConfigError,
+  EnvReader,
+  type LogLevelName,
+  type ServicesConfig,
+  type TrustProxy,
+} from '@ppfile/config';
 
 /** The gateway's validated configuration, injected by this token (AppModule provides it). */
 export const GATEWAY_CONFIG = Symbol('GatewayConfig');
@@ -91,12 +97,18 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     maxInflightBytes: read.int('MAX_INFLIGHT_BYTES', 128 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024),
     queue: {
       generateThresholdRows: read.int('GENERATE_QUEUE_THRESHOLD_ROWS', 2000, 0, 1_000_000),
-      validateThresholdBytes: read.int('VALIDATE_QUEUE_THRESHOLD_BYTES', 2 * 1024 * 1024, 0, 100 * 1024 * 1024),
+      validateThresholdBytes: read.int(
+        'VALIDATE_QUEUE_THRESHOLD_BYTES',
+        2 * 1024 * 1024,
+        0,
+        100 * 1024 * 1024,
+      ),
       waitSeconds: read.int('QUEUE_WAIT_SECONDS', 120, 1, 3600),
       prefix: queuePrefix,
     },
   };
-  if (config.bullBoardWritable && !operator) read.problem('BULL_BOARD_WRITABLE needs OPERATOR_USER and OPERATOR_PASSWORD');
+  if (config.bullBoardWritable && !operator)
+    read.problem('BULL_BOARD_WRITABLE needs OPERATOR_USER and OPERATOR_PASSWORD');
   read.done();
   return config;
 }

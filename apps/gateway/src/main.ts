@@ -12,14 +12,21 @@ async function bootstrap(): Promise<void> {
   await app.listen(config.port, '0.0.0.0');
   // The port it listens on, and the public URL its answers name (PUBLIC_BASE_URL; a proxy may sit between).
   const address = (app.getHttpServer() as Server).address() as AddressInfo | null;
-  new Logger('gateway').log(`ppfile gateway listening on port ${address?.port ?? config.port} (public URL ${config.publicBaseUrl}; API /v1, docs /docs)`);
+  new Logger('gateway').log(
+    `ppfile gateway listening on port ${address?.port ?? config.port} (public URL ${config.publicBaseUrl}; API /v1, docs /docs)`,
+  );
 }
 
 bootstrap().catch((e: Error & { code?: string; port?: number }) => {
   // One JSON line naming the problem (every configuration problem at once), never a value.
   const logger = createRootLogger({ app: 'gateway', level: 'info' });
   if (e instanceof ConfigError) logger.fatal({ type: 'config' }, `ppfile gateway: ${e.message}`);
-  else if (e.code === 'EADDRINUSE') logger.fatal({ type: 'port' }, `ppfile gateway: port ${e.port ?? ''} is already in use (PORT)`);
-  else logger.fatal({ err_name: e.name, frames: framesOf(e.stack ?? '') }, `ppfile gateway: failed to start: ${e.name}`);
+  else if (e.code === 'EADDRINUSE')
+    logger.fatal({ type: 'port' }, `ppfile gateway: port ${e.port ?? ''} is already in use (PORT)`);
+  else
+    logger.fatal(
+      { err_name: e.name, frames: framesOf(e.stack ?? '') },
+      `ppfile gateway: failed to start: ${e.name}`,
+    );
   process.exit(1);
 });

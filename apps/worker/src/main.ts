@@ -9,7 +9,9 @@ import { WorkerModule } from './worker.module';
 async function bootstrap(): Promise<void> {
   const config = loadWorkerConfig();
   const logger = createRootLogger({ app: 'worker', level: config.logLevel });
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, logger), { bufferLogs: true });
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, logger), {
+    bufferLogs: true,
+  });
   app.useLogger(new PinoNestLogger(logger));
   app.enableShutdownHooks();
   new Logger('worker').log('ppfile worker started');
@@ -19,6 +21,10 @@ bootstrap().catch((e: Error) => {
   // One JSON line naming the problem (every configuration problem at once), never a value.
   const logger = createRootLogger({ app: 'worker', level: 'info' });
   if (e instanceof ConfigError) logger.fatal({ type: 'config' }, `ppfile worker: ${e.message}`);
-  else logger.fatal({ err_name: e.name, frames: framesOf(e.stack ?? '') }, `ppfile worker: failed to start: ${e.name}`);
+  else
+    logger.fatal(
+      { err_name: e.name, frames: framesOf(e.stack ?? '') },
+      `ppfile worker: failed to start: ${e.name}`,
+    );
   process.exit(1);
 });

@@ -1,7 +1,21 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import { JOB_NAMES, MAX_STALLED_COUNT, QUEUE_NAME, retryDelayMs } from '@ppfile/jobs';
-import { HealthChecks, isDependencyDown, Metrics, redisOptions, ROOT_LOGGER, type JobOutcome, type RootLogger } from '@ppfile/infra';
+import {
+  HealthChecks,
+  isDependencyDown,
+  Metrics,
+  redisOptions,
+  ROOT_LOGGER,
+  type JobOutcome,
+  type RootLogger,
+} from '@ppfile/infra';
 import { WORKER_CONFIG, type WorkerConfig } from './config';
 import { PROCESSORS, type Processor } from './processors/processor';
 
@@ -47,16 +61,23 @@ export class QueueWorker implements OnApplicationBootstrap, BeforeApplicationShu
     // once what is down, and once when it is back.
     this.worker.on('error', () => this.health.suspect());
     await this.worker.waitUntilReady();
-    this.logger.log(`processing queue "${QUEUE_NAME}" (${JOB_NAMES.join(', ')}), concurrency ${this.config.concurrency}`);
+    this.logger.log(
+      `processing queue "${QUEUE_NAME}" (${JOB_NAMES.join(', ')}), concurrency ${this.config.concurrency}`,
+    );
   }
 
   /** Before any client is closed (InfraModule, onApplicationShutdown): the current jobs finish first. */
   async beforeApplicationShutdown(): Promise<void> {
     if (!this.worker) return;
-    const graceful = this.worker.close().then(() => true, () => true);
+    const graceful = this.worker.close().then(
+      () => true,
+      () => true,
+    );
     const inTime = await Promise.race([
       graceful,
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), this.config.shutdownGraceSeconds * 1000).unref()),
+      new Promise<boolean>((resolve) =>
+        setTimeout(() => resolve(false), this.config.shutdownGraceSeconds * 1000).unref(),
+      ),
     ]);
     // Past the grace period the job is abandoned: its lock expires and another worker takes it over.
     if (!inTime) await this.worker.close(true).catch(() => undefined);
@@ -73,11 +94,13 @@ export class QueueWorker implements OnApplicationBootstrap, BeforeApplicationShu
    * counts and the error's class are logged: a job's data or error message could quote a request.
    */
   private record(job: Job, outcome: JobOutcome, result?: unknown, err?: Error): void {
-    const seconds = job.processedOn && job.finishedOn ? Math.max(0, job.finishedOn - job.processedOn) / 1000 : undefined;
+    const seconds =
+      job.processedOn && job.finishedOn ? Math.max(0, job.finishedOn - job.processedOn) / 1000 : undefined;
     this.metrics.jobs.inc({ name: job.name, outcome });
     if (seconds !== undefined) this.metrics.jobDuration.observe({ name: job.name, outcome }, seconds);
     const r = (result ?? {}) as { rows?: unknown; rows_total?: unknown; expired?: unknown };
-    const rows = typeof r.rows === 'number' ? r.rows : typeof r.rows_total === 'number' ? r.rows_total : undefined;
+    const rows =
+      typeof r.rows === 'number' ? r.rows : typeof r.rows_total === 'number' ? r.rows_total : undefined;
     const data = job.data as { fileId?: unknown };
     this.log[outcome === 'completed' ? 'info' : 'warn'](
       {
@@ -101,7 +124,11 @@ export class QueueWorker implements OnApplicationBootstrap, BeforeApplicationShu
     if (!job) return;
     if (isDependencyDown(err)) this.health.suspect();
     let final = job.attemptsMade >= (job.opts.attempts ?? 1) || /stalled/i.test(err.message);
-    if (!final) final = await job.getState().then((state) => state === 'failed', () => false);
+    if (!final)
+      final = await job.getState().then(
+        (state) => state === 'failed',
+        () => false,
+      );
     this.record(job, final ? 'failed' : 'retried', undefined, err);
     if (!final) return;
     try {

@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { FileStore, IdempotencyStore, JobPayloadStore, UnitLedger } from '@ppfile/db';
 import { Clock, HealthChecks, isDependencyDown, JobQueue } from '@ppfile/infra';
 import { failUnfinishable, FileLifecycle } from '@ppfile/jobs';
@@ -51,7 +57,11 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
         .catch((e: Error) => {
           // A dependency down is logged once by the health checks, not at every interval.
           if (isDependencyDown(e)) this.health.suspect();
-          else this.logger.warn({ err_name: e.name, err_code: (e as NodeJS.ErrnoException).code }, 'reconciliation interrupted');
+          else
+            this.logger.warn(
+              { err_name: e.name, err_code: (e as NodeJS.ErrnoException).code },
+              'reconciliation interrupted',
+            );
         })
         .finally(() => {
           this.running = null;
@@ -68,10 +78,18 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   async reconcile(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { requeued: 0, failed: 0, released: 0, claims: 0, objects: 0, payloads: 0 };
+    const report: ReconcileReport = {
+      requeued: 0,
+      failed: 0,
+      released: 0,
+      claims: 0,
+      objects: 0,
+      payloads: 0,
+    };
     const now = this.clock.now();
     const leaseMs = this.config.processingLeaseSeconds * 1000;
-    if (this.config.sweepIntervalSeconds > 0) await this.queue.scheduleSweep(this.config.sweepIntervalSeconds * 1000);
+    if (this.config.sweepIntervalSeconds > 0)
+      await this.queue.scheduleSweep(this.config.sweepIntervalSeconds * 1000);
 
     for (const record of await this.files.listProcessing(BATCH)) {
       const state = await this.queue.generateJobState(record.id);

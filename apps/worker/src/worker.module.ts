@@ -21,7 +21,11 @@ export class WorkerModule {
       providers: [
         { provide: WORKER_CONFIG, useValue: config },
         ...PROCESSOR_CLASSES,
-        { provide: PROCESSORS, useFactory: (...processors: unknown[]) => processors, inject: PROCESSOR_CLASSES },
+        {
+          provide: PROCESSORS,
+          useFactory: (...processors: unknown[]) => processors,
+          inject: PROCESSOR_CLASSES,
+        },
         // Health first: its port answers (not ready) while the queue connects.
         HealthServer,
         QueueWorker,

@@ -12,7 +12,13 @@ describe('EnvReader', () => {
     expect(read.services()).toEqual({
       databaseUrl: 'postgresql://postgres@127.0.0.1:5432/ppfile',
       redisUrl: 'redis://127.0.0.1:6379',
-      s3: { endpoint: 'http://127.0.0.1:9000', accessKey: 'a', secretKey: 'b', bucket: 'ppfile', region: 'us-east-1' },
+      s3: {
+        endpoint: 'http://127.0.0.1:9000',
+        accessKey: 'a',
+        secretKey: 'b',
+        bucket: 'ppfile',
+        region: 'us-east-1',
+      },
       referenceDataDir: null,
       queuePrefix: 'bull',
       payloadEncryptionKey: key,
@@ -75,17 +81,25 @@ describe('EnvReader', () => {
     expect(() => read.done()).not.toThrow();
   });
 
-  it.each(['proxy.example', '10.0.0.0/40', '1.2.3', 'loopback,,nginx'])('TRUST_PROXY=%j is refused, naming the entry', (raw) => {
-    const read = new EnvReader({ TRUST_PROXY: raw });
-    read.trustProxy();
-    expect(() => read.done()).toThrow(/TRUST_PROXY must be true, false, a number of hops/);
-  });
+  it.each(['proxy.example', '10.0.0.0/40', '1.2.3', 'loopback,,nginx'])(
+    'TRUST_PROXY=%j is refused, naming the entry',
+    (raw) => {
+      const read = new EnvReader({ TRUST_PROXY: raw });
+      read.trustProxy();
+      expect(() => read.done()).toThrow(/TRUST_PROXY must be true, false, a number of hops/);
+    },
+  );
 
   it('requires a 32-byte payload encryption key', () => {
     const missing = new EnvReader({ S3_ENDPOINT: 'http://s3:9000', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b' });
     missing.services();
     expect(() => missing.done()).toThrow(/PAYLOAD_ENCRYPTION_KEY is required/);
-    const short = new EnvReader({ S3_ENDPOINT: 'http://s3:9000', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b', PAYLOAD_ENCRYPTION_KEY: 'c2hvcnQ=' });
+    const short = new EnvReader({
+      S3_ENDPOINT: 'http://s3:9000',
+      S3_ACCESS_KEY: 'a',
+      S3_SECRET_KEY: 'b',
+      PAYLOAD_ENCRYPTION_KEY: 'c2hvcnQ=',
+    });
     short.services();
     expect(() => short.done()).toThrow(/PAYLOAD_ENCRYPTION_KEY must be 32 bytes/);
   });

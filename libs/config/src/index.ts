@@ -78,7 +78,10 @@ export class EnvReader {
     if (raw === '' || raw.toLowerCase() === 'false' || raw.toLowerCase() === 'off') return false;
     if (raw.toLowerCase() === 'true') return true;
     if (/^\d+$/.test(raw)) return Number(raw);
-    const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+    const entries = raw
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
     const bad = entries.filter((e) => {
       if (TRUST_NAMES.has(e)) return false;
       const [address, bits, ...more] = e.split('/');
@@ -86,7 +89,9 @@ export class EnvReader {
       return bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
     });
     if (bad.length) {
-      this.problems.push(`${name} must be true, false, a number of hops, or addresses/subnets/loopback/linklocal/uniquelocal separated by commas (not: ${bad.join(', ')})`);
+      this.problems.push(
+        `${name} must be true, false, a number of hops, or addresses/subnets/loopback/linklocal/uniquelocal separated by commas (not: ${bad.join(', ')})`,
+      );
     }
     return entries;
   }
@@ -110,7 +115,8 @@ export class EnvReader {
 
   private url(name: string, fallback: string, schemes: string[], what: string): string {
     const raw = this.string(name, fallback);
-    if (!URL.canParse(raw) || !schemes.includes(new URL(raw).protocol)) this.problems.push(`${name} must be ${what}`);
+    if (!URL.canParse(raw) || !schemes.includes(new URL(raw).protocol))
+      this.problems.push(`${name} must be ${what}`);
     return raw;
   }
 
@@ -118,15 +124,18 @@ export class EnvReader {
     const raw = this.env[name];
     if (raw === undefined || raw === '') return fallback;
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) this.problems.push(`${name} must be an integer from ${min} to ${max}`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      this.problems.push(`${name} must be an integer from ${min} to ${max}`);
     return n;
   }
 
   /** The object store (S3_*): path-style, an endpoint with its credentials. */
   s3(): ServicesConfig['s3'] {
     const endpoint = this.env.S3_ENDPOINT ?? '';
-    if (!endpoint) this.problems.push('S3_ENDPOINT is required (npm start starts a local S3 endpoint when it is unset)');
-    else if (!/^https?:\/\/[^/]+\/?$/.test(endpoint)) this.problems.push('S3_ENDPOINT must look like http(s)://host[:port]');
+    if (!endpoint)
+      this.problems.push('S3_ENDPOINT is required (npm start starts a local S3 endpoint when it is unset)');
+    else if (!/^https?:\/\/[^/]+\/?$/.test(endpoint))
+      this.problems.push('S3_ENDPOINT must look like http(s)://host[:port]');
     if (endpoint && (!this.env.S3_ACCESS_KEY || !this.env.S3_SECRET_KEY)) {
       this.problems.push('S3_ACCESS_KEY and S3_SECRET_KEY are required');
     }
@@ -146,7 +155,12 @@ export class EnvReader {
       s3: this.s3(),
       referenceDataDir: this.env.PPFILE_REFERENCE_DATA ? path.resolve(this.env.PPFILE_REFERENCE_DATA) : null,
       // The prefix of every Redis key of the service: the same for the gateways and workers sharing a Redis.
-      queuePrefix: this.matching('QUEUE_PREFIX', 'bull', /^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ".", "_" or "-" (at most 64)'),
+      queuePrefix: this.matching(
+        'QUEUE_PREFIX',
+        'bull',
+        /^[A-Za-z0-9._-]{1,64}$/,
+        'letters, digits, ".", "_" or "-" (at most 64)',
+      ),
       payloadEncryptionKey: this.payloadKey(),
       processingLeaseSeconds: this.int('PROCESSING_LEASE_SECONDS', 600, 1, 7 * 86400),
       shutdownGraceSeconds: this.int('SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
@@ -157,8 +171,14 @@ export class EnvReader {
   private payloadKey(): Buffer {
     const raw = this.env.PAYLOAD_ENCRYPTION_KEY ?? '';
     const key = Buffer.from(raw, 'base64');
-    if (!raw) this.problems.push('PAYLOAD_ENCRYPTION_KEY is required (32 bytes, base64; `npm start` makes a local one)');
-    else if (key.length !== 32) this.problems.push('PAYLOAD_ENCRYPTION_KEY must be 32 bytes encoded in base64 (e.g. `openssl rand -base64 32`)');
+    if (!raw)
+      this.problems.push(
+        'PAYLOAD_ENCRYPTION_KEY is required (32 bytes, base64; `npm start` makes a local one)',
+      );
+    else if (key.length !== 32)
+      this.problems.push(
+        'PAYLOAD_ENCRYPTION_KEY must be 32 bytes encoded in base64 (e.g. `openssl rand -base64 32`)',
+      );
     return key;
   }
 

@@ -1,4 +1,10 @@
-import { requestErrorMessage, type Lang, type MessageParams, type RequestError, type RequestErrorCode } from '@ppfile/rules';
+import {
+  requestErrorMessage,
+  type Lang,
+  type MessageParams,
+  type RequestError,
+  type RequestErrorCode,
+} from '@ppfile/rules';
 
 /** The HTTP status of each error code of API.md §6. */
 export const REQUEST_ERROR_STATUS: Readonly<Record<RequestErrorCode, number>> = {
@@ -28,8 +34,13 @@ export interface ErrorBody {
   error: { code: string; message: string; details: Record<string, unknown>; request_id: string };
 }
 
-export function errorBody(error: { code: string; message: string; details?: Record<string, unknown> }, requestId: string): ErrorBody {
-  return { error: { code: error.code, message: error.message, details: error.details ?? {}, request_id: requestId } };
+export function errorBody(
+  error: { code: string; message: string; details?: Record<string, unknown> },
+  requestId: string,
+): ErrorBody {
+  return {
+    error: { code: error.code, message: error.message, details: error.details ?? {}, request_id: requestId },
+  };
 }
 
 /**
@@ -59,8 +70,12 @@ export class ApiError extends Error {
   }
 
   /** An error body kept by a failed file (API.md §7), answered again as it was. */
-  static fromBody(body: { code?: string; message?: string; details?: Record<string, unknown> } | null | undefined): ApiError {
-    const code = (body?.code && body.code in REQUEST_ERROR_STATUS ? body.code : 'INTERNAL_ERROR') as RequestErrorCode;
+  static fromBody(
+    body: { code?: string; message?: string; details?: Record<string, unknown> } | null | undefined,
+  ): ApiError {
+    const code = (
+      body?.code && body.code in REQUEST_ERROR_STATUS ? body.code : 'INTERNAL_ERROR'
+    ) as RequestErrorCode;
     return new ApiError(code, {}, body?.details ?? {}, {}, body?.message ?? null);
   }
 

@@ -27,8 +27,22 @@ export const OPENAPI_EXAMPLES = {
         transferable_skills: ['115650', '121885'],
         training,
         holders: [
-          { unique_id: 'SST-2026-09-001', nir: '1870975115042', birth_name: 'EXEMPLE', validity_start: '2026-09-15', validity_end: '2028-09-14', employer_reference: 'RH-7' },
-          { unique_id: 'SST-2026-09-002', nir: '2910369123017', birth_name: 'MODELE', validity_start: '2026-09-15', validity_end: '2028-09-14', employer_reference: 'RH-8' },
+          {
+            unique_id: 'SST-2026-09-001',
+            nir: '1870975115042',
+            birth_name: 'EXEMPLE',
+            validity_start: '2026-09-15',
+            validity_end: '2028-09-14',
+            employer_reference: 'RH-7',
+          },
+          {
+            unique_id: 'SST-2026-09-002',
+            nir: '2910369123017',
+            birth_name: 'MODELE',
+            validity_start: '2026-09-15',
+            validity_end: '2028-09-14',
+            employer_reference: 'RH-8',
+          },
         ],
       },
     ],
@@ -43,8 +57,17 @@ export const OPENAPI_EXAMPLES = {
         id: 'SST-2026-10',
         reference: 'Session SST octobre 2026',
         transferable_skills: ['115650', '121885', '400635'],
-        training: { ...training, delivery_mode: 'PRESENTIEL', start_date: '2026-10-05', end_date: '2026-10-06' },
-        certificate: { type: 'CERTIFICAT', name: 'Sauveteur secouriste du travail', obtention_mode: 'PAR_ADMISSION' },
+        training: {
+          ...training,
+          delivery_mode: 'PRESENTIEL',
+          start_date: '2026-10-05',
+          end_date: '2026-10-06',
+        },
+        certificate: {
+          type: 'CERTIFICAT',
+          name: 'Sauveteur secouriste du travail',
+          obtention_mode: 'PAR_ADMISSION',
+        },
         holders: [
           {
             unique_id: 'SST-2026-10-001',

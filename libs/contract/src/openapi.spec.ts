@@ -1,5 +1,11 @@
 import Ajv from 'ajv';
-import { parisDay, parseDeclarationRequest, REQUEST_ERROR_CODES, RequestError, validateDeclarations } from '@ppfile/rules';
+import {
+  parisDay,
+  parseDeclarationRequest,
+  REQUEST_ERROR_CODES,
+  RequestError,
+  validateDeclarations,
+} from '@ppfile/rules';
 import { testReferences, validBody } from '@ppfile/rules/testing/fixtures';
 import { REQUEST_ERROR_STATUS } from './errors';
 import { buildOpenApiDocument } from './openapi';
@@ -17,7 +23,13 @@ const bodySchema = ajv.compile({ $ref: 'openapi#/components/schemas/DeclarationB
  * an enumeration, a text too long, a field the kind does not take, a wrong number of codes. The
  * others (NIR keys, dates, codes of the reference lists, duplicates…) are beyond a JSON schema.
  */
-const SCHEMA_CODES = new Set(['REQUIRED_FIELD', 'INVALID_VALUE', 'FIELD_TOO_LONG', 'FIELD_NOT_ALLOWED', 'VALUE_COUNT']);
+const SCHEMA_CODES = new Set([
+  'REQUIRED_FIELD',
+  'INVALID_VALUE',
+  'FIELD_TOO_LONG',
+  'FIELD_NOT_ALLOWED',
+  'VALUE_COUNT',
+]);
 
 /** What the server makes of a body: 400 (structure, options, version), or the codes of its row errors. */
 function serverVerdict(body: unknown): { refused400: boolean; schemaIssues: boolean } {
@@ -27,7 +39,11 @@ function serverVerdict(body: unknown): { refused400: boolean; schemaIssues: bool
     if (e instanceof RequestError) return { refused400: true, schemaIssues: false };
     throw e;
   }
-  const result = validateDeclarations(body, { refs: testReferences(), lang: 'en', today: parisDay(new Date('2026-11-23T12:00:00Z')) });
+  const result = validateDeclarations(body, {
+    refs: testReferences(),
+    lang: 'en',
+    today: parisDay(new Date('2026-11-23T12:00:00Z')),
+  });
   return { refused400: false, schemaIssues: result.errors.some((issue) => SCHEMA_CODES.has(issue.code)) };
 }
 
@@ -38,7 +54,9 @@ const serverAccepts = (body: unknown): boolean => {
 };
 
 const operations = () =>
-  Object.entries(doc.paths as Json).flatMap(([path, methods]) => Object.entries(methods as Json).map(([method, op]) => ({ path, method, op: op as Json })));
+  Object.entries(doc.paths as Json).flatMap(([path, methods]) =>
+    Object.entries(methods as Json).map(([method, op]) => ({ path, method, op: op as Json })),
+  );
 
 describe('the OpenAPI document', () => {
   it('answers every /v1 operation with bearer security and the errors every call can meet', () => {
@@ -48,9 +66,16 @@ describe('the OpenAPI document', () => {
         continue;
       }
       expect({ path, security: op.security }).toEqual({ path, security: [{ bearerAuth: [] }] });
-      for (const status of ['200', '401', '429', '500', '503']) expect({ path, status, documented: status in op.responses }).toEqual({ path, status, documented: true });
+      for (const status of ['200', '401', '429', '500', '503'])
+        expect({ path, status, documented: status in op.responses }).toEqual({
+          path,
+          status,
+          documented: true,
+        });
     }
-    expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(doc.components.securitySchemes.bearerAuth).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
     expect(doc.components.securitySchemes.bearerAuth.bearerFormat).toBeUndefined();
   });
 
@@ -61,7 +86,10 @@ describe('the OpenAPI document', () => {
       if (!m) continue;
       const codes = schema.properties.error.properties.code.enum as string[];
       for (const code of codes) {
-        expect({ code, status: REQUEST_ERROR_STATUS[code as keyof typeof REQUEST_ERROR_STATUS] }).toEqual({ code, status: Number(m[1]) });
+        expect({ code, status: REQUEST_ERROR_STATUS[code as keyof typeof REQUEST_ERROR_STATUS] }).toEqual({
+          code,
+          status: Number(m[1]),
+        });
         listed.add(code);
       }
     }
@@ -72,7 +100,9 @@ describe('the OpenAPI document', () => {
     const generate = doc.paths['/v1/files/generate'].post;
     expect(Object.keys(generate.responses)).toEqual(expect.arrayContaining(['200', '202', '409', '422']));
     expect(generate.responses['201']).toBeUndefined();
-    expect(Object.keys(generate.responses['202'].headers)).toEqual(expect.arrayContaining(['Location', 'Retry-After']));
+    expect(Object.keys(generate.responses['202'].headers)).toEqual(
+      expect.arrayContaining(['Location', 'Retry-After']),
+    );
     const idempotency = generate.parameters.filter((p: Json) => p.name.toLowerCase() === 'idempotency-key');
     expect(idempotency).toHaveLength(1);
     expect(idempotency[0].required).toBe(false);
@@ -82,7 +112,8 @@ describe('the OpenAPI document', () => {
     const upload = doc.paths['/v1/files/validate'].post.requestBody.content['multipart/form-data'].schema;
     expect(upload.properties.file).toEqual(expect.objectContaining({ type: 'string', format: 'binary' }));
     const references = doc.paths['/v1/spec/{version}/references/{list}'].get.parameters;
-    for (const name of ['q', 'limit', 'cursor']) expect(references.find((p: Json) => p.name === name).required).toBe(false);
+    for (const name of ['q', 'limit', 'cursor'])
+      expect(references.find((p: Json) => p.name === name).required).toBe(false);
   });
 });
 
@@ -108,16 +139,39 @@ describe('the request schema accepts exactly the bodies the server takes', () =>
   it('refuses every body the server answers 400, and nothing the server takes (every single change of the four kinds)', () => {
     const paths = (value: unknown, at: (string | number)[] = []): (string | number)[][] => {
       if (Array.isArray(value)) return [at, ...value.flatMap((v, i) => paths(v, [...at, i]))];
-      if (value && typeof value === 'object') return [at, ...Object.entries(value).flatMap(([k, v]) => paths(v, [...at, k]))];
+      if (value && typeof value === 'object')
+        return [at, ...Object.entries(value).flatMap(([k, v]) => paths(v, [...at, k]))];
       return [at];
     };
-    const REPLACEMENTS: unknown[] = [null, 1, -1, 1.5, 0, 200, true, 'x', '', [], {}, ['x'], [1], { a: 1 }, 'REMOVE', 'ADD'];
+    const REPLACEMENTS: unknown[] = [
+      null,
+      1,
+      -1,
+      1.5,
+      0,
+      200,
+      true,
+      'x',
+      '',
+      [],
+      {},
+      ['x'],
+      [1],
+      { a: 1 },
+      'REMOVE',
+      'ADD',
+    ];
     const disagreements: string[] = [];
     let cases = 0;
     for (const type of ['adf', 'jdr'] as const) {
       for (const declarant of ['employer', 'training_organization'] as const) {
         const base = validBody(type, declarant) as Json;
-        base.options = { store: true, retention_hours: 24, strict_references: true, formula_policy: 'reject' };
+        base.options = {
+          store: true,
+          retention_hours: 24,
+          strict_references: true,
+          formula_policy: 'reject',
+        };
         for (const target of paths(base).filter((p) => p.length > 0)) {
           for (const replacement of REPLACEMENTS) {
             const body = JSON.parse(JSON.stringify(base)) as Json;
@@ -127,7 +181,8 @@ describe('the request schema accepts exactly the bodies the server takes', () =>
               if (Array.isArray(parent)) parent.splice(Number(key), 1);
               else delete parent[key];
             } else if (replacement === 'ADD') {
-              if (parent[key] && typeof parent[key] === 'object' && !Array.isArray(parent[key])) parent[key].unexpected_field = 1;
+              if (parent[key] && typeof parent[key] === 'object' && !Array.isArray(parent[key]))
+                parent[key].unexpected_field = 1;
               else continue;
             } else parent[key] = replacement;
             cases++;
@@ -135,9 +190,11 @@ describe('the request schema accepts exactly the bodies the server takes', () =>
             const server = serverVerdict(body);
             const where = `${type}/${declarant} ${target.join('.')} = ${JSON.stringify(replacement)}`;
             // Exact on structure: what the server answers 400, the schema refuses, and the reverse.
-            if (server.refused400 && schema) disagreements.push(`${where}: the server answers 400, the schema accepts`);
+            if (server.refused400 && schema)
+              disagreements.push(`${where}: the server answers 400, the schema accepts`);
             // Never stricter than the server: what the schema refuses, the server refuses too.
-            if (!schema && !server.refused400 && !server.schemaIssues) disagreements.push(`${where}: the schema refuses a body the server takes`);
+            if (!schema && !server.refused400 && !server.schemaIssues)
+              disagreements.push(`${where}: the schema refuses a body the server takes`);
           }
         }
       }

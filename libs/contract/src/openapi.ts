@@ -47,17 +47,50 @@ const schemaRef = (name: string) => ref('schemas', name);
 
 /** Error statuses, with what each means for a caller (the codes come from REQUEST_ERROR_STATUS). */
 const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
-  400: { name: 'BadRequest', description: 'The request is unreadable or malformed: `details.fields` names each problem.' },
-  401: { name: 'Unauthorized', description: 'No `Authorization: Bearer` key, or an unknown, malformed or revoked one.' },
-  404: { name: 'NotFound', description: 'No such resource for this key (a file of another key reads as unknown).' },
-  409: { name: 'Conflict', description: 'Idempotency-Key reused with another body or still running, or a file not available yet.' },
-  410: { name: 'Gone', description: 'The file expired: its content was deleted (its metadata still answers).' },
-  413: { name: 'PayloadTooLarge', description: `Body over ${LIMITS.maxBytes / 1024 / 1024} MB, or more rows than the key may send in one request (\`details.limit\`).` },
+  400: {
+    name: 'BadRequest',
+    description: 'The request is unreadable or malformed: `details.fields` names each problem.',
+  },
+  401: {
+    name: 'Unauthorized',
+    description: 'No `Authorization: Bearer` key, or an unknown, malformed or revoked one.',
+  },
+  404: {
+    name: 'NotFound',
+    description: 'No such resource for this key (a file of another key reads as unknown).',
+  },
+  409: {
+    name: 'Conflict',
+    description: 'Idempotency-Key reused with another body or still running, or a file not available yet.',
+  },
+  410: {
+    name: 'Gone',
+    description: 'The file expired: its content was deleted (its metadata still answers).',
+  },
+  413: {
+    name: 'PayloadTooLarge',
+    description: `Body over ${LIMITS.maxBytes / 1024 / 1024} MB, or more rows than the key may send in one request (\`details.limit\`).`,
+  },
   415: { name: 'UnsupportedMediaType', description: 'Wrong Content-Type.' },
-  422: { name: 'ValidationFailed', description: 'A row is invalid: no file is produced and nothing is counted; `details` is the validation response.' },
-  429: { name: 'TooManyRequests', description: 'Per-minute limit of the key or of its organization (`Retry-After`), or the monthly quota (`details`: used, limit, requested).' },
-  500: { name: 'InternalError', description: 'Anything else; never a stack trace. Retry later or report the `request_id`.' },
-  503: { name: 'ServiceUnavailable', description: 'A dependency (database, queue, storage) is down: nothing was counted, no file kept. Retry after `Retry-After` seconds.' },
+  422: {
+    name: 'ValidationFailed',
+    description:
+      'A row is invalid: no file is produced and nothing is counted; `details` is the validation response.',
+  },
+  429: {
+    name: 'TooManyRequests',
+    description:
+      'Per-minute limit of the key or of its organization (`Retry-After`), or the monthly quota (`details`: used, limit, requested).',
+  },
+  500: {
+    name: 'InternalError',
+    description: 'Anything else; never a stack trace. Retry later or report the `request_id`.',
+  },
+  503: {
+    name: 'ServiceUnavailable',
+    description:
+      'A dependency (database, queue, storage) is down: nothing was counted, no file kept. Retry after `Retry-After` seconds.',
+  },
 };
 
 function codesOf(status: number): RequestErrorCode[] {
@@ -69,7 +102,11 @@ function errorSchema(status: number): Schema {
   const details: Schema =
     status === 422
       ? schemaRef('DeclarationValidationResponse')
-      : { type: 'object', description: 'Depends on the code: `fields` (400), `limit` (413), `used`/`limit`/`requested` (429 quota), `status` (409 file).' };
+      : {
+          type: 'object',
+          description:
+            'Depends on the code: `fields` (400), `limit` (413), `used`/`limit`/`requested` (429 quota), `status` (409 file).',
+        };
   return {
     type: 'object',
     required: ['error'],
@@ -90,10 +127,25 @@ function errorSchema(status: number): Schema {
   };
 }
 
-const integer = (description?: string): Schema => ({ type: 'integer', minimum: 0, ...(description ? { description } : {}) });
-const string = (description?: string): Schema => ({ type: 'string', ...(description ? { description } : {}) });
-const nullableString = (description?: string): Schema => ({ type: 'string', nullable: true, ...(description ? { description } : {}) });
-const object = (properties: Record<string, Schema>, required = Object.keys(properties), extra: Partial<Schema> = {}): Schema => ({
+const integer = (description?: string): Schema => ({
+  type: 'integer',
+  minimum: 0,
+  ...(description ? { description } : {}),
+});
+const string = (description?: string): Schema => ({
+  type: 'string',
+  ...(description ? { description } : {}),
+});
+const nullableString = (description?: string): Schema => ({
+  type: 'string',
+  nullable: true,
+  ...(description ? { description } : {}),
+});
+const object = (
+  properties: Record<string, Schema>,
+  required = Object.keys(properties),
+  extra: Partial<Schema> = {},
+): Schema => ({
   type: 'object',
   required,
   additionalProperties: false,
@@ -105,7 +157,11 @@ const counts = (): Schema => ({ type: 'object', additionalProperties: { type: 'i
 function schemas(): Record<string, Schema | Record<string, unknown>> {
   const issue = object(
     {
-      row: { type: 'integer', nullable: true, description: 'Line of the file (header = 1); null for a file-level issue.' },
+      row: {
+        type: 'integer',
+        nullable: true,
+        description: 'Line of the file (header = 1); null for a file-level issue.',
+      },
       column: nullableString('Official column name, null when the issue is not about one column.'),
       field: string('JSON path of the value in the request (JSON input only).'),
       code: { type: 'string', enum: [...ISSUE_CODES] },
@@ -120,7 +176,10 @@ function schemas(): Record<string, Schema | Record<string, unknown>> {
     rows_valid: integer(),
     rows_invalid: integer(),
     error_count: integer(),
-    truncated: { type: 'boolean', description: `true when more than ${LIMITS.maxErrorsListed} errors exist (the list stops there; error_count counts all).` },
+    truncated: {
+      type: 'boolean',
+      description: `true when more than ${LIMITS.maxErrorsListed} errors exist (the list stops there; error_count counts all).`,
+    },
     errors: { type: 'array', items: schemaRef('Issue'), maxItems: LIMITS.maxErrorsListed },
     warning_count: integer(),
     warnings: { type: 'array', items: schemaRef('Issue') },
@@ -152,7 +211,10 @@ function schemas(): Record<string, Schema | Record<string, unknown>> {
     DeclarationValidationResponse: object({ ...validationCommon, ...normalizations }),
     FileValidationResponse: object({
       ...validationCommon,
-      file_rejected: { type: 'boolean', description: 'A file-level problem (encoding, separator, header, name): its rows are not reported.' },
+      file_rejected: {
+        type: 'boolean',
+        description: 'A file-level problem (encoding, separator, header, name): its rows are not reported.',
+      },
     }),
     GenerateResponse: object(
       {
@@ -173,8 +235,21 @@ function schemas(): Record<string, Schema | Record<string, unknown>> {
         content: string('The CSV itself, only with `options.store: false`.'),
       },
       [
-        'success', 'file_id', 'mode', 'spec_version', 'rows', 'declarations', 'filename', 'sha256', 'stored',
-        'expires_at', 'download_url', 'warning_count', 'warnings', 'normalization_count', 'normalizations',
+        'success',
+        'file_id',
+        'mode',
+        'spec_version',
+        'rows',
+        'declarations',
+        'filename',
+        'sha256',
+        'stored',
+        'expires_at',
+        'download_url',
+        'warning_count',
+        'warnings',
+        'normalization_count',
+        'normalizations',
       ],
     ),
     GenerateAccepted: object({ file_id: string(), status: { type: 'string', enum: ['processing'] } }),
@@ -194,17 +269,43 @@ function schemas(): Record<string, Schema | Record<string, unknown>> {
         created_at: { type: 'string', format: 'date-time' },
         expires_at: { type: 'string', format: 'date-time', nullable: true },
         download_url: nullableString(),
-        error: { allOf: [schemaRef('ErrorInFile')], description: 'For a `failed` file: the error body its request would have had.' },
+        error: {
+          allOf: [schemaRef('ErrorInFile')],
+          description: 'For a `failed` file: the error body its request would have had.',
+        },
       },
-      ['file_id', 'mode', 'status', 'type', 'declarant', 'spec_version', 'filename', 'sha256', 'rows', 'declarations', 'stored', 'created_at', 'expires_at', 'download_url'],
+      [
+        'file_id',
+        'mode',
+        'status',
+        'type',
+        'declarant',
+        'spec_version',
+        'filename',
+        'sha256',
+        'rows',
+        'declarations',
+        'stored',
+        'created_at',
+        'expires_at',
+        'download_url',
+      ],
     ),
     ErrorInFile: object({
       error: object(
-        { code: { type: 'string', enum: [...REQUEST_ERROR_CODES] }, message: string(), details: { type: 'object' }, request_id: string() },
+        {
+          code: { type: 'string', enum: [...REQUEST_ERROR_CODES] },
+          message: string(),
+          details: { type: 'object' },
+          request_id: string(),
+        },
         ['code', 'message'],
       ),
     }),
-    SpecVersions: object({ current: { type: 'string', enum: [...SPEC_VERSIONS] }, versions: { type: 'array', items: { type: 'string', enum: [...SPEC_VERSIONS] } } }),
+    SpecVersions: object({
+      current: { type: 'string', enum: [...SPEC_VERSIONS] },
+      versions: { type: 'array', items: { type: 'string', enum: [...SPEC_VERSIONS] } },
+    }),
     SpecDescription: object({
       spec_version: string(),
       kinds: {
@@ -240,7 +341,11 @@ function schemas(): Record<string, Schema | Record<string, unknown>> {
           source: string(),
           version: string(),
           count: integer(),
-          complete: { type: 'boolean', description: 'A complete list refuses unknown codes; a partial one only warns (REFERENCE_NOT_VERIFIED).' },
+          complete: {
+            type: 'boolean',
+            description:
+              'A complete list refuses unknown codes; a partial one only warns (REFERENCE_NOT_VERIFIED).',
+          },
         }),
       },
     }),
@@ -264,16 +369,34 @@ function schemas(): Record<string, Schema | Record<string, unknown>> {
 }
 
 const HEADERS = {
-  'X-Request-Id': { description: 'The request id (yours when you sent a safe `X-Request-Id`), also in every error body.', schema: { type: 'string' } },
-  'X-RateLimit-Limit': { description: 'Requests allowed per minute (the tighter of the key and its organization).', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: { type: 'integer' } },
+  'X-Request-Id': {
+    description: 'The request id (yours when you sent a safe `X-Request-Id`), also in every error body.',
+    schema: { type: 'string' },
+  },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed per minute (the tighter of the key and its organization).',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the current minute.',
+    schema: { type: 'integer' },
+  },
   'X-RateLimit-Reset': { description: 'Seconds until the current window ends.', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
   Location: { description: 'The file resource to poll: /v1/files/{id}.', schema: { type: 'string' } },
   ETag: { description: 'The quoted SHA-256 of the file.', schema: { type: 'string' } },
-  'Content-Disposition': { description: 'attachment; filename="<official file name>"', schema: { type: 'string' } },
-  'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
-  'Preference-Applied': { description: '`respond-async` when the 202 follows `Prefer: respond-async`.', schema: { type: 'string' } },
+  'Content-Disposition': {
+    description: 'attachment; filename="<official file name>"',
+    schema: { type: 'string' },
+  },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'Preference-Applied': {
+    description: '`respond-async` when the 202 follows `Prefer: respond-async`.',
+    schema: { type: 'string' },
+  },
 } as const;
 type HeaderName = keyof typeof HEADERS;
 
@@ -283,14 +406,21 @@ const header = (name: HeaderName, required: boolean) => {
   usedHeaders.set(headerKey(name, required), { name, required });
   return ref('headers', headerKey(name, required));
 };
-const headerKey = (name: HeaderName, required: boolean) => `${name.replace(/-/g, '')}${required ? '' : 'Optional'}`;
+const headerKey = (name: HeaderName, required: boolean) =>
+  `${name.replace(/-/g, '')}${required ? '' : 'Optional'}`;
 
 /** Response headers: X-Request-Id always; the rate-limit headers on /v1 (not when a dependency or the server failed first). */
-function responseHeaders(api: boolean, status: number, extra: HeaderName[] = [], optional: HeaderName[] = []): Record<string, unknown> {
+function responseHeaders(
+  api: boolean,
+  status: number,
+  extra: HeaderName[] = [],
+  optional: HeaderName[] = [],
+): Record<string, unknown> {
   const out: Record<string, unknown> = { 'X-Request-Id': header('X-Request-Id', true) };
   if (api) {
     const limited = status !== 500 && status !== 503;
-    for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const) out[h] = header(h, limited);
+    for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const)
+      out[h] = header(h, limited);
   }
   for (const h of extra) out[h] = header(h, true);
   for (const h of optional) out[h] = header(h, false);
@@ -328,15 +458,39 @@ function operations(): Record<string, Record<string, Operation>> {
       'application/json': {
         schema: schemaRef('DeclarationBody'),
         examples: {
-          employer_adf: { summary: 'An employer files an attestation of training (adf)', value: OPENAPI_EXAMPLES.employerAdf },
-          training_organization_jdr: { summary: 'A training organization files proofs of success (jdr)', value: OPENAPI_EXAMPLES.trainingOrganizationJdr },
+          employer_adf: {
+            summary: 'An employer files an attestation of training (adf)',
+            value: OPENAPI_EXAMPLES.employerAdf,
+          },
+          training_organization_jdr: {
+            summary: 'A training organization files proofs of success (jdr)',
+            value: OPENAPI_EXAMPLES.trainingOrganizationJdr,
+          },
         },
       },
     },
   };
-  const version = { name: 'version', in: 'path', required: true, description: 'A format version (GET /v1/spec lists them).', schema: { type: 'string', example: CURRENT_SPEC_VERSION } };
-  const fileId = { name: 'id', in: 'path', required: true, description: 'The `file_id` of a generate response.', schema: { type: 'string', pattern: '^file_[A-Za-z0-9]+$' } };
-  const ok = (description: string, schema: unknown, extra: HeaderName[] = [], optional: HeaderName[] = [], example?: unknown) => ({
+  const version = {
+    name: 'version',
+    in: 'path',
+    required: true,
+    description: 'A format version (GET /v1/spec lists them).',
+    schema: { type: 'string', example: CURRENT_SPEC_VERSION },
+  };
+  const fileId = {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'The `file_id` of a generate response.',
+    schema: { type: 'string', pattern: '^file_[A-Za-z0-9]+$' },
+  };
+  const ok = (
+    description: string,
+    schema: unknown,
+    extra: HeaderName[] = [],
+    optional: HeaderName[] = [],
+    example?: unknown,
+  ) => ({
     description,
     headers: responseHeaders(true, 200, extra, optional),
     content: json(schema, example),
@@ -357,10 +511,14 @@ function operations(): Record<string, Record<string, Operation>> {
         operationId: 'describeSpec',
         tags: ['spec'],
         summary: 'Columns, enumerations, limits and reference lists of a format version',
-        description: 'For each kind (adf, jdr × employer, training organization): its columns in order with their rules; the enumerations; the limits; each reference list with its source, version, size and completeness.',
+        description:
+          'For each kind (adf, jdr × employer, training organization): its columns in order with their rules; the enumerations; the limits; each reference list with its source, version, size and completeness.',
         security: BEARER,
         parameters: [version],
-        responses: { '200': ok('The format version.', schemaRef('SpecDescription')), ...errors([400, ...COMMON_ERRORS]) },
+        responses: {
+          '200': ok('The format version.', schemaRef('SpecDescription')),
+          ...errors([400, ...COMMON_ERRORS]),
+        },
       },
     },
     '/v1/spec/{version}/references/{list}': {
@@ -368,16 +526,45 @@ function operations(): Record<string, Record<string, Operation>> {
         operationId: 'searchReferences',
         tags: ['spec'],
         summary: 'Codes of a reference list, filtered and paged',
-        description: 'Searches a reference list (formacode, nsf, rome, rs) by code or label words; pages follow `next_cursor`.',
+        description:
+          'Searches a reference list (formacode, nsf, rome, rs) by code or label words; pages follow `next_cursor`.',
         security: BEARER,
         parameters: [
           version,
-          { name: 'list', in: 'path', required: true, description: 'The list.', schema: { type: 'string', enum: [...REFERENCE_LIST_NAMES] } },
-          { name: 'q', in: 'query', required: false, description: 'Words of the label, or the start of a code.', schema: { type: 'string' }, example: 'secourisme' },
-          { name: 'limit', in: 'query', required: false, description: 'Items per page.', schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
-          { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string' } },
+          {
+            name: 'list',
+            in: 'path',
+            required: true,
+            description: 'The list.',
+            schema: { type: 'string', enum: [...REFERENCE_LIST_NAMES] },
+          },
+          {
+            name: 'q',
+            in: 'query',
+            required: false,
+            description: 'Words of the label, or the start of a code.',
+            schema: { type: 'string' },
+            example: 'secourisme',
+          },
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: 'Items per page.',
+            schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+          },
+          {
+            name: 'cursor',
+            in: 'query',
+            required: false,
+            description: 'The `next_cursor` of the previous page.',
+            schema: { type: 'string' },
+          },
         ],
-        responses: { '200': ok('One page of codes.', schemaRef('ReferencePage')), ...errors([400, 404, ...COMMON_ERRORS]) },
+        responses: {
+          '200': ok('One page of codes.', schemaRef('ReferencePage')),
+          ...errors([400, 404, ...COMMON_ERRORS]),
+        },
       },
     },
     '/v1/declarations/validate': {
@@ -385,7 +572,8 @@ function operations(): Record<string, Record<string, Operation>> {
         operationId: 'validateDeclarations',
         tags: ['declarations'],
         summary: 'Validate declarations (JSON) without producing a file',
-        description: 'Applies every rule of the portal to the rows the body would produce and answers with each error and warning, located by row, column and JSON field. Free of charge; nothing is stored.',
+        description:
+          'Applies every rule of the portal to the rows the body would produce and answers with each error and warning, located by row, column and JSON field. Free of charge; nothing is stored.',
         security: BEARER,
         requestBody: body,
         responses: {
@@ -405,15 +593,34 @@ function operations(): Record<string, Record<string, Operation>> {
           'Large requests go through the workers; with `Prefer: respond-async` the answer is 202 at once, then poll the `Location`.',
         security: BEARER,
         parameters: [
-          { name: 'Idempotency-Key', in: 'header', required: false, description: 'Up to 255 visible ASCII characters; the same key with the same body answers the same file.', schema: { type: 'string', maxLength: 255, pattern: '^[\\x21-\\x7e]{1,255}$' } },
-          { name: 'Prefer', in: 'header', required: false, description: '`respond-async`: answer 202 at once instead of waiting for a large file.', schema: { type: 'string', example: 'respond-async' } },
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description:
+              'Up to 255 visible ASCII characters; the same key with the same body answers the same file.',
+            schema: { type: 'string', maxLength: 255, pattern: '^[\\x21-\\x7e]{1,255}$' },
+          },
+          {
+            name: 'Prefer',
+            in: 'header',
+            required: false,
+            description: '`respond-async`: answer 202 at once instead of waiting for a large file.',
+            schema: { type: 'string', example: 'respond-async' },
+          },
         ],
         requestBody: body,
         responses: {
           '200': ok('The file.', schemaRef('GenerateResponse'), [], ['Idempotent-Replayed']),
           '202': {
-            description: 'Accepted: the file is being produced (`Prefer: respond-async`, or a synchronous wait that ran out). Poll `Location`.',
-            headers: responseHeaders(true, 202, ['Location', 'Retry-After'], ['Preference-Applied', 'Idempotent-Replayed']),
+            description:
+              'Accepted: the file is being produced (`Prefer: respond-async`, or a synchronous wait that ran out). Poll `Location`.',
+            headers: responseHeaders(
+              true,
+              202,
+              ['Location', 'Retry-After'],
+              ['Preference-Applied', 'Idempotent-Replayed'],
+            ),
             content: json(schemaRef('GenerateAccepted')),
           },
           ...errors([400, 409, 413, 415, 422, ...COMMON_ERRORS]),
@@ -425,7 +632,8 @@ function operations(): Record<string, Record<string, Operation>> {
         operationId: 'validateFile',
         tags: ['files'],
         summary: 'Validate a CSV file as it would be filed',
-        description: 'Checks an official CSV file (encoding, separator, header, name, every cell). Analysed in memory, never written to disk. One unit per row analysed with a live key.',
+        description:
+          'Checks an official CSV file (encoding, separator, header, name, every cell). Analysed in memory, never written to disk. One unit per row analysed with a live key.',
         security: BEARER,
         requestBody: {
           required: true,
@@ -436,10 +644,18 @@ function operations(): Record<string, Record<string, Operation>> {
                 required: ['file', 'type', 'declarant'],
                 additionalProperties: false,
                 properties: {
-                  file: { type: 'string', format: 'binary', description: `The CSV (at most ${LIMITS.maxBytes / 1024 / 1024} MB).` },
+                  file: {
+                    type: 'string',
+                    format: 'binary',
+                    description: `The CSV (at most ${LIMITS.maxBytes / 1024 / 1024} MB).`,
+                  },
                   type: { type: 'string', enum: [...FILE_TYPES] },
                   declarant: { type: 'string', enum: [...DECLARANTS] },
-                  strict_references: { type: 'boolean', default: true, description: 'false: unknown codes of complete lists are warnings, not errors.' },
+                  strict_references: {
+                    type: 'boolean',
+                    default: true,
+                    description: 'false: unknown codes of complete lists are warnings, not errors.',
+                  },
                   spec_version: { type: 'string', enum: [...SPEC_VERSIONS], default: CURRENT_SPEC_VERSION },
                 },
               },
@@ -447,7 +663,10 @@ function operations(): Record<string, Record<string, Operation>> {
             },
           },
         },
-        responses: { '200': ok('The validation result.', schemaRef('FileValidationResponse')), ...errors([400, 413, 415, ...COMMON_ERRORS]) },
+        responses: {
+          '200': ok('The validation result.', schemaRef('FileValidationResponse')),
+          ...errors([400, 413, 415, ...COMMON_ERRORS]),
+        },
       },
     },
     '/v1/files/{id}': {
@@ -455,7 +674,8 @@ function operations(): Record<string, Record<string, Operation>> {
         operationId: 'getFile',
         tags: ['files'],
         summary: "A file's metadata and status",
-        description: 'processing → available | failed → expired, or not_stored. Only the key that created the file sees it.',
+        description:
+          'processing → available | failed → expired, or not_stored. Only the key that created the file sees it.',
         security: BEARER,
         parameters: [fileId],
         responses: { '200': ok('The file.', schemaRef('FileMetadata')), ...errors([404, ...COMMON_ERRORS]) },
@@ -466,11 +686,18 @@ function operations(): Record<string, Record<string, Operation>> {
         operationId: 'downloadFile',
         tags: ['files'],
         summary: 'Download the CSV, byte for byte as generated',
-        description: 'Only with the key that created the file, while it is available. `If-None-Match` with its ETag answers 304.',
+        description:
+          'Only with the key that created the file, while it is available. `If-None-Match` with its ETag answers 304.',
         security: BEARER,
         parameters: [
           fileId,
-          { name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy you have: 304 when it is this file.', schema: { type: 'string' } },
+          {
+            name: 'If-None-Match',
+            in: 'header',
+            required: false,
+            description: 'The ETag of a copy you have: 304 when it is this file.',
+            schema: { type: 'string' },
+          },
         ],
         responses: {
           '200': {
@@ -478,7 +705,10 @@ function operations(): Record<string, Record<string, Operation>> {
             headers: responseHeaders(true, 200, ['ETag', 'Content-Disposition']),
             content: { 'text/csv': { schema: { type: 'string', format: 'binary' } } },
           },
-          '304': { description: 'Not modified: the copy of `If-None-Match` is this file.', headers: responseHeaders(true, 304, ['ETag']) },
+          '304': {
+            description: 'Not modified: the copy of `If-None-Match` is this file.',
+            headers: responseHeaders(true, 304, ['ETag']),
+          },
           ...errors([404, 409, 410, ...COMMON_ERRORS]),
         },
       },
@@ -490,7 +720,13 @@ function operations(): Record<string, Record<string, Operation>> {
         summary: 'The process runs',
         description: 'Liveness: 200 as long as the process serves.',
         security: [],
-        responses: { '200': { description: 'Alive.', headers: responseHeaders(false, 200), content: json(schemaRef('Live')) } },
+        responses: {
+          '200': {
+            description: 'Alive.',
+            headers: responseHeaders(false, 200),
+            content: json(schemaRef('Live')),
+          },
+        },
       },
     },
     '/health/ready': {
@@ -501,8 +737,16 @@ function operations(): Record<string, Record<string, Operation>> {
         description: 'Readiness: 503 naming what is down, so that a load balancer stops sending traffic.',
         security: [],
         responses: {
-          '200': { description: 'Ready.', headers: responseHeaders(false, 200), content: json(schemaRef('Readiness')) },
-          '503': { description: 'A dependency is down.', headers: responseHeaders(false, 503, ['Retry-After']), content: json(schemaRef('Readiness')) },
+          '200': {
+            description: 'Ready.',
+            headers: responseHeaders(false, 200),
+            content: json(schemaRef('Readiness')),
+          },
+          '503': {
+            description: 'A dependency is down.',
+            headers: responseHeaders(false, 503, ['Retry-After']),
+            content: json(schemaRef('Readiness')),
+          },
         },
       },
     },
@@ -513,7 +757,13 @@ function operations(): Record<string, Record<string, Operation>> {
         summary: 'The process runs (kept for existing probes)',
         description: 'Like /health/live, with the current format version.',
         security: [],
-        responses: { '200': { description: 'Alive.', headers: responseHeaders(false, 200), content: json(schemaRef('Health')) } },
+        responses: {
+          '200': {
+            description: 'Alive.',
+            headers: responseHeaders(false, 200),
+            content: json(schemaRef('Health')),
+          },
+        },
       },
     },
   };
@@ -555,7 +805,11 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Open
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `pp_live_…` or `pp_test_…` (created by an operator or in the dashboard).' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key: `pp_live_…` or `pp_test_…` (created by an operator or in the dashboard).',
+        },
       },
       schemas: schemas(),
       headers,

@@ -11,7 +11,15 @@ export interface GenerateResponseMeta {
 /** What the generate response says of a file: a GeneratedFile, or the summary a worker sends back. */
 export type FileSummary = Pick<
   GeneratedFile,
-  'spec_version' | 'rows' | 'declarations' | 'filename' | 'sha256' | 'warning_count' | 'warnings' | 'normalization_count' | 'normalizations'
+  | 'spec_version'
+  | 'rows'
+  | 'declarations'
+  | 'filename'
+  | 'sha256'
+  | 'warning_count'
+  | 'warnings'
+  | 'normalization_count'
+  | 'normalizations'
 > & { content?: Buffer | null };
 
 /** The generate response of SERVICE.md §2.3, with `content` when the file is not stored. */
@@ -36,4 +44,3 @@ export function generateResponseBody(file: FileSummary, meta: GenerateResponseMe
   if (!meta.stored && file.content) body.content = file.content.toString('utf8');
   return body;
 }
-

@@ -173,7 +173,10 @@ export class FileStore {
 
   /** Forgets the object key of a failed or expired file once its object is deleted. */
   async clearObjectKey(id: string): Promise<void> {
-    await this.prisma.fileRecord.updateMany({ where: { id, status: { in: ['FAILED', 'EXPIRED'] } }, data: { objectKey: null } });
+    await this.prisma.fileRecord.updateMany({
+      where: { id, status: { in: ['FAILED', 'EXPIRED'] } },
+      data: { objectKey: null },
+    });
   }
 
   /**

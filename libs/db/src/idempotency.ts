@@ -74,7 +74,9 @@ export class IdempotencyStore {
       if (!record) continue;
       if (record.body_hash !== bodyHash) return { state: 'mismatch' };
       if (record.state === 'IN_PROGRESS') {
-        return record.lease_over && record.file_id ? { state: 'accepted', fileId: record.file_id } : { state: 'in_progress' };
+        return record.lease_over && record.file_id
+          ? { state: 'accepted', fileId: record.file_id }
+          : { state: 'in_progress' };
       }
       return {
         state: 'completed',
@@ -103,7 +105,10 @@ export class IdempotencyStore {
 
   /** Names the file an in-progress claim's request accepted: a retry after a crash answers from it. */
   async attachFile(apiKeyId: string, key: string, fileId: string): Promise<void> {
-    await this.prisma.idempotencyRecord.updateMany({ where: { apiKeyId, key, state: 'IN_PROGRESS' }, data: { fileId } });
+    await this.prisma.idempotencyRecord.updateMany({
+      where: { apiKeyId, key, state: 'IN_PROGRESS' },
+      data: { fileId },
+    });
   }
 
   /** Deletes in-progress claims past their lease whose request accepted nothing (it died). */

@@ -6,8 +6,7 @@ import { isMonth } from './plans';
 export type Db = PrismaClient | Prisma.TransactionClient;
 
 export type ReservationResult =
-  | { ok: true; reservationId: string; used: number }
-  | { ok: false; used: number; limit: number };
+  { ok: true; reservationId: string; used: number } | { ok: false; used: number; limit: number };
 
 export interface LedgerMonth {
   month: string;
@@ -45,7 +44,14 @@ export class UnitLedger {
    * reservation, in one statement (all or nothing, never past the limit under concurrency).
    */
   async reserve(
-    input: { organizationId: string; month: string; units: number; limit: number; fileId?: string | null; mode?: LedgerMode },
+    input: {
+      organizationId: string;
+      month: string;
+      units: number;
+      limit: number;
+      fileId?: string | null;
+      mode?: LedgerMode;
+    },
     db: Db = this.prisma,
   ): Promise<ReservationResult> {
     const { organizationId, month, units, limit } = input;
@@ -53,7 +59,8 @@ export class UnitLedger {
     const live = test ? 0 : units;
     const testRows = test ? units : 0;
     if (!isMonth(month)) throw new RangeError(`month must be YYYY-MM (got "${String(month)}")`);
-    if (!Number.isSafeInteger(units) || units <= 0) throw new RangeError(`units must be a positive integer (got ${units})`);
+    if (!Number.isSafeInteger(units) || units <= 0)
+      throw new RangeError(`units must be a positive integer (got ${units})`);
     const id = newReservationId();
     const now = this.clock().toISOString();
     const rows = await db.$queryRaw<{ used: number }[]>`
@@ -87,7 +94,11 @@ export class UnitLedger {
    * reserved → committed, keeping `keep` of the units (all when absent) and giving the rest back.
    * Null when the reservation was already committed or released.
    */
-  async commit(where: { reservationId: string } | { fileId: string }, keep?: number, db: Db = this.prisma): Promise<CommittedUnits | null> {
+  async commit(
+    where: { reservationId: string } | { fileId: string },
+    keep?: number,
+    db: Db = this.prisma,
+  ): Promise<CommittedUnits | null> {
     const now = this.clock().toISOString();
     const byId = 'reservationId' in where ? where.reservationId : null;
     const byFile = 'fileId' in where ? where.fileId : null;
@@ -114,11 +125,16 @@ export class UnitLedger {
       )
       SELECT "mode", "units" FROM done`;
     const done = rows[0];
-    return rows.length === 1 && done ? { mode: done.mode === 'TEST' ? 'test' : 'live', units: Number(done.units) } : null;
+    return rows.length === 1 && done
+      ? { mode: done.mode === 'TEST' ? 'test' : 'live', units: Number(done.units) }
+      : null;
   }
 
   /** reserved → released: the units go back to the month's counter. False when already settled. */
-  async release(where: { reservationId: string } | { fileId: string }, db: Db = this.prisma): Promise<boolean> {
+  async release(
+    where: { reservationId: string } | { fileId: string },
+    db: Db = this.prisma,
+  ): Promise<boolean> {
     const now = this.clock().toISOString();
     const byId = 'reservationId' in where ? where.reservationId : null;
     const byFile = 'fileId' in where ? where.fileId : null;
@@ -150,7 +166,10 @@ export class UnitLedger {
   async month(organizationId: string, month: string): Promise<LedgerMonth> {
     if (!isMonth(month)) throw new RangeError(`month must be YYYY-MM (got "${String(month)}")`);
     const [counter, sums] = await Promise.all([
-      this.prisma.usageCounter.findUnique({ where: { organizationId_month: { organizationId, month } }, select: { used: true, testRows: true } }),
+      this.prisma.usageCounter.findUnique({
+        where: { organizationId_month: { organizationId, month } },
+        select: { used: true, testRows: true },
+      }),
       this.prisma.unitReservation.groupBy({
         by: ['state'],
         where: { organizationId, month, mode: 'LIVE', state: { in: ['RESERVED', 'COMMITTED'] } },
@@ -158,7 +177,13 @@ export class UnitLedger {
       }),
     ]);
     const sum = (state: string) => sums.find((s) => s.state === state)?._sum.units ?? 0;
-    return { month, used: counter?.used ?? 0, committed: sum('COMMITTED'), reserved: sum('RESERVED'), testRows: counter?.testRows ?? 0 };
+    return {
+      month,
+      used: counter?.used ?? 0,
+      committed: sum('COMMITTED'),
+      reserved: sum('RESERVED'),
+      testRows: counter?.testRows ?? 0,
+    };
   }
 
   /** Reservations still held, created before `before`, whose file is not processing (or which have none). */

@@ -19,7 +19,11 @@ export class LifecycleStore {
   ) {}
 
   /** A processing record (its object key already named), its reservation linked, its payload sealed. */
-  async open(record: NewFileRecord & { id: string }, reservationId: string | null, payload: SealedPayload | null): Promise<FileRecord> {
+  async open(
+    record: NewFileRecord & { id: string },
+    reservationId: string | null,
+    payload: SealedPayload | null,
+  ): Promise<FileRecord> {
     return this.prisma.$transaction(async (tx) => {
       const created = await this.files.createFileRecord({ ...record, status: 'processing' }, tx);
       if (reservationId) await this.ledger.attachFile(reservationId, record.id, tx);
@@ -32,7 +36,10 @@ export class LifecycleStore {
    * processing → available, its units committed and its payload deleted, at once. Null when the
    * record was no longer processing; else what was committed (null units for an uncounted file).
    */
-  async finishAvailable(id: string, file: FileResult & { objectKey: string; expiresAt: Date }): Promise<{ committed: CommittedUnits | null } | null> {
+  async finishAvailable(
+    id: string,
+    file: FileResult & { objectKey: string; expiresAt: Date },
+  ): Promise<{ committed: CommittedUnits | null } | null> {
     return this.prisma.$transaction(async (tx) => {
       if (!(await this.files.markAvailable(id, file, tx))) return null;
       const committed = await this.ledger.commit({ fileId: id }, undefined, tx);

@@ -15,7 +15,9 @@ export class JobPayloadStore {
   constructor(private readonly prisma: PrismaClient) {}
 
   async put(fileId: string, sealed: SealedPayload, db: Db = this.prisma): Promise<void> {
-    await db.jobPayload.create({ data: { fileId, nonce: new Uint8Array(sealed.nonce), ciphertext: new Uint8Array(sealed.ciphertext) } });
+    await db.jobPayload.create({
+      data: { fileId, nonce: new Uint8Array(sealed.nonce), ciphertext: new Uint8Array(sealed.ciphertext) },
+    });
   }
 
   async get(fileId: string): Promise<SealedPayload | null> {

@@ -1,14 +1,31 @@
 /** Node socket errors (pg, ioredis, minio/http). */
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
 ]);
 /** PostgreSQL SQLSTATEs: admin/crash shutdown, cannot connect now, connection exceptions, too many connections. */
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300']);
 /** Prisma Client codes that mean "cannot reach / lost the database" (never P2010/P2039 alone: any raw-query failure). */
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 /** Prisma driver-adapter error kinds (meta.driverAdapterError.cause.kind). */
-const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
-const NAMES = new Set(['MaxRetriesPerRequestError', 'DependencyUnavailableError', 'PrismaClientInitializationError']);
+const ADAPTER_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+]);
+const NAMES = new Set([
+  'MaxRetriesPerRequestError',
+  'DependencyUnavailableError',
+  'PrismaClientInitializationError',
+]);
 /** Errors with no code at all: match the whole message, anchored. */
 const MESSAGES = [
   /^Connection terminated unexpectedly$/, // pg: socket closed under a query (immediate stop, SIGKILL)

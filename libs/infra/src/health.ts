@@ -19,7 +19,10 @@ const RECHECK_MS = 5000;
 const LOG_NAME: Record<Dependency, DependencyName> = { database: 'postgres', redis: 'redis', storage: 's3' };
 
 function within<T>(ms: number, work: Promise<T>): Promise<T> {
-  return Promise.race([work, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
+  return Promise.race([
+    work,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref()),
+  ]);
 }
 
 /**
@@ -30,7 +33,12 @@ export class HealthChecks {
   private watching = false;
 
   constructor(
-    private readonly deps: { prisma: PrismaClient; redis: Redis; storage: ObjectStorage; log?: DependencyLog },
+    private readonly deps: {
+      prisma: PrismaClient;
+      redis: Redis;
+      storage: ObjectStorage;
+      log?: DependencyLog;
+    },
     private readonly timeoutMs = READINESS_TIMEOUT_MS,
   ) {}
 

@@ -1,4 +1,11 @@
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { ServicesConfig } from '@ppfile/config';
 import {
@@ -95,8 +102,15 @@ export class InfraModule {
       { provide: ROOT_LOGGER, useValue: options.logger },
       { provide: DependencyLog, useValue: new DependencyLog(options.logger) },
       { provide: Clock, useValue: options.clock ?? new SystemClock() },
-      { provide: PrismaClient, useFactory: () => createPrismaClient(services.databaseUrl, { poolMax: options.databasePoolMax }) },
-      { provide: STORES, useFactory: (prisma: PrismaClient, clock: Clock) => createStores(prisma, () => clock.now()), inject: [PrismaClient, Clock] },
+      {
+        provide: PrismaClient,
+        useFactory: () => createPrismaClient(services.databaseUrl, { poolMax: options.databasePoolMax }),
+      },
+      {
+        provide: STORES,
+        useFactory: (prisma: PrismaClient, clock: Clock) => createStores(prisma, () => clock.now()),
+        inject: [PrismaClient, Clock],
+      },
       ...storeProviders,
       // A client error (Redis reconnecting) makes the health checks look: the log says once what is down.
       { provide: Redis, useFactory: () => createRedis(services.redisUrl) },
@@ -114,14 +128,31 @@ export class InfraModule {
       { provide: PayloadCipher, useFactory: () => new PayloadCipher(services.payloadEncryptionKey) },
       {
         provide: FileLifecycle,
-        useFactory: (stores: Stores, storage: ObjectStorage, cipher: PayloadCipher, clock: Clock, metrics: Metrics) =>
-          new FileLifecycle({ stores, storage, cipher, now: () => clock.now(), onCommitted: (c) => metrics.committed(c) }),
+        useFactory: (
+          stores: Stores,
+          storage: ObjectStorage,
+          cipher: PayloadCipher,
+          clock: Clock,
+          metrics: Metrics,
+        ) =>
+          new FileLifecycle({
+            stores,
+            storage,
+            cipher,
+            now: () => clock.now(),
+            onCommitted: (c) => metrics.committed(c),
+          }),
         inject: [STORES, ObjectStorage, PayloadCipher, Clock, Metrics],
       },
       {
         provide: JobQueue,
         useFactory: (redis: Redis, health: HealthChecks) =>
-          new JobQueue({ redisUrl: services.redisUrl, prefix: services.queuePrefix, redis, onError: () => health.suspect() }),
+          new JobQueue({
+            redisUrl: services.redisUrl,
+            prefix: services.queuePrefix,
+            redis,
+            onError: () => health.suspect(),
+          }),
         inject: [Redis, HealthChecks],
       },
       {
@@ -136,7 +167,11 @@ export class InfraModule {
       {
         provide: Metrics,
         useFactory: (queue: JobQueue, stores: Stores, health: HealthChecks) =>
-          new Metrics({ queueCounts: () => queue.counts(), fileCounts: () => stores.files.countByStatus(), readiness: () => health.readiness() }),
+          new Metrics({
+            queueCounts: () => queue.counts(),
+            fileCounts: () => stores.files.countByStatus(),
+            readiness: () => health.readiness(),
+          }),
         inject: [JobQueue, STORES, HealthChecks],
       },
       InfraShutdown,
@@ -145,7 +180,9 @@ export class InfraModule {
       module: InfraModule,
       global: true,
       providers,
-      exports: providers.filter((p): p is Exclude<Provider, typeof InfraShutdown> => p !== InfraShutdown).map((p) => (typeof p === 'function' ? p : p.provide)),
+      exports: providers
+        .filter((p): p is Exclude<Provider, typeof InfraShutdown> => p !== InfraShutdown)
+        .map((p) => (typeof p === 'function' ? p : p.provide)),
     };
   }
 }

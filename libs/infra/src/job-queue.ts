@@ -21,9 +21,17 @@ export class JobQueue {
   readonly queue: Queue;
 
   constructor(
-    private readonly options: { redisUrl: string; prefix: string; redis: Redis; onError?: (e: Error) => void },
+    private readonly options: {
+      redisUrl: string;
+      prefix: string;
+      redis: Redis;
+      onError?: (e: Error) => void;
+    },
   ) {
-    this.queue = new Queue(QUEUE_NAME, { connection: redisOptions(options.redisUrl, 'queue'), prefix: options.prefix });
+    this.queue = new Queue(QUEUE_NAME, {
+      connection: redisOptions(options.redisUrl, 'queue'),
+      prefix: options.prefix,
+    });
     // While Redis is away calls fail (503) and the connection comes back by itself.
     this.queue.on('error', (e) => options.onError?.(e));
   }
@@ -51,7 +59,12 @@ export class JobQueue {
   /** Jobs by state, for the metrics gauge (prioritized jobs wait too: BullMQ keeps them apart). */
   async counts(): Promise<Record<'waiting' | 'active' | 'delayed' | 'failed', number>> {
     const c = await this.queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
-    return { waiting: (c.waiting ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0 };
+    return {
+      waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
+      active: c.active ?? 0,
+      delayed: c.delayed ?? 0,
+      failed: c.failed ?? 0,
+    };
   }
 
   /** Adds a generation again after its job was lost or spent its attempts (the reconciler, within the lease). */
@@ -79,7 +92,11 @@ export class JobQueue {
     const payloadKey = `${this.options.prefix}:payload:validate:${id}`;
     await this.options.redis.set(payloadKey, file, 'EX', 3600);
     try {
-      const job = await this.queue.add('validate-file', { ...data, payloadKey }, { jobId: `validate-${id}`, attempts: 2, removeOnFail: { age: 3600 } });
+      const job = await this.queue.add(
+        'validate-file',
+        { ...data, payloadKey },
+        { jobId: `validate-${id}`, attempts: 2, removeOnFail: { age: 3600 } },
+      );
       const deadline = Date.now() + wait.timeoutMs;
       for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
         await sleep(pause);
@@ -89,8 +106,10 @@ export class JobQueue {
           await current.remove().catch(() => undefined);
           return current.returnvalue as FileValidationResponse;
         }
-        if (current.finishedOn && current.failedReason) throw new Error('file validation failed in the worker');
-        if (Date.now() > deadline) throw new DependencyUnavailableError('queue', 'no worker took the validation in time');
+        if (current.finishedOn && current.failedReason)
+          throw new Error('file validation failed in the worker');
+        if (Date.now() > deadline)
+          throw new DependencyUnavailableError('queue', 'no worker took the validation in time');
       }
     } finally {
       await this.options.redis.del(payloadKey).catch(() => undefined);
@@ -105,7 +124,10 @@ export class JobQueue {
   /** Closes gracefully, or after 3 s by force (a connection waiting to reconnect must not hold shutdown). */
   async close(): Promise<void> {
     const late = await Promise.race([
-      this.queue.close().then(() => false, () => false),
+      this.queue.close().then(
+        () => false,
+        () => false,
+      ),
       new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 3000).unref()),
     ]);
     if (late) void this.queue.disconnect().catch(() => undefined);

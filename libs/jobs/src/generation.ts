@@ -81,7 +81,13 @@ export async function runGeneration(
   let file: GeneratedFile;
   try {
     const request = parseRequest(JSON.parse(body.toString('utf8')), { lang });
-    file = generateInMemory({ request, lang, references: env.references, today: env.now(), generationDay: record.createdAt });
+    file = generateInMemory({
+      request,
+      lang,
+      references: env.references,
+      today: env.now(),
+      generationDay: record.createdAt,
+    });
   } catch (e) {
     if (!(e instanceof RequestError)) throw e;
     await lifecycle.fail(record.id, refusalBody(e, record.requestId));

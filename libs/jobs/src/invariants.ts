@@ -34,7 +34,9 @@ export async function checkInvariants(input: {
   const { prisma, storage, now } = input;
   const violations: Violation[] = [];
 
-  const usage = await prisma.$queryRaw<{ organization_id: string; month: string; mode: string; counter: number; ledger: number }[]>`
+  const usage = await prisma.$queryRaw<
+    { organization_id: string; month: string; mode: string; counter: number; ledger: number }[]
+  >`
     WITH counters AS (
       SELECT "organization_id", "month", 'LIVE' AS "mode", "used" AS "n" FROM "usage_counters"
       UNION ALL SELECT "organization_id", "month", 'TEST', "test_rows" FROM "usage_counters"
@@ -51,7 +53,11 @@ export async function checkInvariants(input: {
      WHERE COALESCE(c."n", 0) <> COALESCE(l."n", 0)`;
   for (const u of usage) {
     const what = u.mode === 'TEST' ? 'test rows' : 'units';
-    violations.push({ kind: 'usage_mismatch', subject: `${u.organization_id} ${u.month}`, detail: `${what}: counter ${u.counter}, ledger ${u.ledger}` });
+    violations.push({
+      kind: 'usage_mismatch',
+      subject: `${u.organization_id} ${u.month}`,
+      detail: `${what}: counter ${u.counter}, ledger ${u.ledger}`,
+    });
   }
 
   const unsettled = await prisma.$queryRaw<{ id: string; file_id: string | null; status: string | null }[]>`
@@ -59,15 +65,29 @@ export async function checkInvariants(input: {
       FROM "unit_reservations" r LEFT JOIN "files" f ON f."id" = r."file_id"
      WHERE r."state" = 'RESERVED' AND (f."id" IS NULL OR f."status" <> 'PROCESSING')`;
   for (const r of unsettled) {
-    violations.push({ kind: 'reservation_unsettled', subject: r.id, detail: r.file_id ? `file ${r.file_id} is ${r.status?.toLowerCase()}` : 'no file' });
+    violations.push({
+      kind: 'reservation_unsettled',
+      subject: r.id,
+      detail: r.file_id ? `file ${r.file_id} is ${r.status?.toLowerCase()}` : 'no file',
+    });
   }
 
   const leaseStart = new Date(now.getTime() - input.processingLeaseSeconds * 1000);
-  for (const f of await prisma.fileRecord.findMany({ where: { status: 'PROCESSING', progressAt: { lt: leaseStart } }, select: { id: true } })) {
-    violations.push({ kind: 'processing_past_lease', subject: f.id, detail: `processing since before ${leaseStart.toISOString()}` });
+  for (const f of await prisma.fileRecord.findMany({
+    where: { status: 'PROCESSING', progressAt: { lt: leaseStart } },
+    select: { id: true },
+  })) {
+    violations.push({
+      kind: 'processing_past_lease',
+      subject: f.id,
+      detail: `processing since before ${leaseStart.toISOString()}`,
+    });
   }
 
-  for (const p of await prisma.jobPayload.findMany({ where: { file: { status: { not: 'PROCESSING' } } }, select: { fileId: true } })) {
+  for (const p of await prisma.jobPayload.findMany({
+    where: { file: { status: { not: 'PROCESSING' } } },
+    select: { fileId: true },
+  })) {
     violations.push({ kind: 'payload_left', subject: p.fileId, detail: 'the payload of a finished job' });
   }
 
@@ -85,19 +105,30 @@ export async function checkInvariants(input: {
     const content = await storage.get(key);
     const sha256 = createHash('sha256').update(content).digest('hex');
     if (sha256 !== f.sha256 || content.length !== objects.get(key)) {
-      violations.push({ kind: 'object_mismatch', subject: f.id, detail: `sha256 ${sha256}, ${content.length} bytes` });
+      violations.push({
+        kind: 'object_mismatch',
+        subject: f.id,
+        detail: `sha256 ${sha256}, ${content.length} bytes`,
+      });
     }
   }
   const owners = new Map(
-    (await prisma.fileRecord.findMany({ where: { objectKey: { in: [...objects.keys()] } }, select: { objectKey: true, status: true } })).map(
-      (f) => [f.objectKey!, f.status],
-    ),
+    (
+      await prisma.fileRecord.findMany({
+        where: { objectKey: { in: [...objects.keys()] } },
+        select: { objectKey: true, status: true },
+      })
+    ).map((f) => [f.objectKey!, f.status]),
   );
   for (const key of objects.keys()) {
     const status = owners.get(key);
     // An object being written belongs to a processing record; any other object must be available.
     if (status !== 'AVAILABLE' && status !== 'PROCESSING') {
-      violations.push({ kind: 'orphan_object', subject: key, detail: status ? `record is ${status.toLowerCase()}` : 'no record' });
+      violations.push({
+        kind: 'orphan_object',
+        subject: key,
+        detail: status ? `record is ${status.toLowerCase()}` : 'no record',
+      });
     }
   }
   return violations;

@@ -71,7 +71,11 @@ export class FileLifecycle {
     const { record, reservationId, body } = input;
     const sealed = body ? this.deps.cipher.seal(record.id, body) : null;
     const objectKey = record.stored ? objectKeyOf(record.id) : null;
-    return this.deps.stores.lifecycle.open({ ...record, status: 'processing', objectKey }, reservationId, sealed);
+    return this.deps.stores.lifecycle.open(
+      { ...record, status: 'processing', objectKey },
+      reservationId,
+      sealed,
+    );
   }
 
   /** A `store: false` file: recorded finished, its units committed (its bytes go back in the answer only). */

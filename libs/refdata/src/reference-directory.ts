@@ -23,6 +23,8 @@ export class ReferenceDirectory {
    * version's (an unknown version is then refused by the rules with UNSUPPORTED_SPEC_VERSION).
    */
   listsFor(specVersion: unknown): ReferenceLists {
-    return this.lists(typeof specVersion === 'string' && findSpec(specVersion) ? specVersion : CURRENT_SPEC_VERSION);
+    return this.lists(
+      typeof specVersion === 'string' && findSpec(specVersion) ? specVersion : CURRENT_SPEC_VERSION,
+    );
   }
 }

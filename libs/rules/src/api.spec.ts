@@ -97,4 +97,3 @@ describe('validateDeclarations', () => {
     expect([r.valid, r.error_count, r.warning_count]).toEqual([true, 0, 1]);
   });
 });
-

@@ -6,7 +6,13 @@ import { IssueCollector, type Issue, type IssueSummary } from './issues';
 import { JsonRowMapper, NormalizationLog, type Normalization } from './json-rows';
 import { FIELD_PROBLEMS, type Lang } from './messages';
 import type { ReferenceLists } from './references';
-import { checkRowLimit, parseDeclarationRequest, RequestError, type DeclarationRequest, type GenerationOptions } from './request';
+import {
+  checkRowLimit,
+  parseDeclarationRequest,
+  RequestError,
+  type DeclarationRequest,
+  type GenerationOptions,
+} from './request';
 import { RowChecker } from './row-checker';
 import { CURRENT_SPEC_VERSION, DECLARANTS, FILE_TYPES, SPEC_VERSIONS, findSpec } from './spec';
 import type { Declarant, FileType } from './spec/types';
@@ -70,14 +76,21 @@ function checkDeclarations(raw: unknown, env: RulesEnvironment, write: boolean):
 }
 
 /** Structure check and row limit: what a caller may do before spending anything (quota, storage). */
-export function parseRequest(raw: unknown, env: Pick<RulesEnvironment, 'lang' | 'maxRows'>): DeclarationRequest {
+export function parseRequest(
+  raw: unknown,
+  env: Pick<RulesEnvironment, 'lang' | 'maxRows'>,
+): DeclarationRequest {
   const lang = env.lang ?? 'en';
   const request = parseDeclarationRequest(raw, lang);
   if (env.maxRows !== undefined) checkRowLimit(request.rowCount, env.maxRows, lang);
   return request;
 }
 
-function checkRequest(request: DeclarationRequest, env: RulesEnvironment, write: boolean): CheckedDeclarations {
+function checkRequest(
+  request: DeclarationRequest,
+  env: RulesEnvironment,
+  write: boolean,
+): CheckedDeclarations {
   const lang = env.lang ?? 'en';
   const { spec, options } = request;
   const table = spec.tables[request.type];
@@ -136,7 +149,10 @@ export function validateDeclarations(raw: unknown, env: RulesEnvironment): Decla
  * POST /v1/files/generate, minus storage: the file's bytes and metadata. When any row is invalid no
  * file is produced: throws RequestError VALIDATION_FAILED whose details are the validation response.
  */
-export function generateFile(raw: unknown, env: RulesEnvironment & { randomHex?: (chars: number) => string }): GeneratedFile {
+export function generateFile(
+  raw: unknown,
+  env: RulesEnvironment & { randomHex?: (chars: number) => string },
+): GeneratedFile {
   return generateFromRequest(parseRequest(raw, env), env);
 }
 
@@ -148,12 +164,22 @@ export function generateFromRequest(
   const checked = checkRequest(request, env, true);
   const { response } = checked;
   if (!response.valid) {
-    throw RequestError.of('VALIDATION_FAILED', env.lang ?? 'en', { count: response.rows_invalid }, {
-      ...response,
-    });
+    throw RequestError.of(
+      'VALIDATION_FAILED',
+      env.lang ?? 'en',
+      { count: response.rows_invalid },
+      {
+        ...response,
+      },
+    );
   }
   const content = checked.content!;
-  const randomHex = env.randomHex ?? ((chars: number) => randomBytes(Math.ceil(chars / 2)).toString('hex').slice(0, chars));
+  const randomHex =
+    env.randomHex ??
+    ((chars: number) =>
+      randomBytes(Math.ceil(chars / 2))
+        .toString('hex')
+        .slice(0, chars));
   return {
     type: request.type,
     declarant: request.declarant,
@@ -193,14 +219,24 @@ export function createCsvValidator(req: CsvValidationRequest, env: RulesEnvironm
     fields.push({ field: 'declarant', message: `${FIELD_PROBLEMS.one_of[lang]}: ${DECLARANTS.join(', ')}` });
   }
   if (fields.length) {
-    throw RequestError.of('INVALID_REQUEST', lang, { count: fields.length }, { fields, field_count: fields.length });
+    throw RequestError.of(
+      'INVALID_REQUEST',
+      lang,
+      { count: fields.length },
+      { fields, field_count: fields.length },
+    );
   }
   const version = req.spec_version ?? CURRENT_SPEC_VERSION;
   const spec = findSpec(version);
   if (!spec) {
-    throw RequestError.of('UNSUPPORTED_SPEC_VERSION', lang, { expected: SPEC_VERSIONS.join(', ') }, {
-      supported: SPEC_VERSIONS,
-    });
+    throw RequestError.of(
+      'UNSUPPORTED_SPEC_VERSION',
+      lang,
+      { expected: SPEC_VERSIONS.join(', ') },
+      {
+        supported: SPEC_VERSIONS,
+      },
+    );
   }
   const opts: CsvValidationOptions = {
     spec,
@@ -217,7 +253,11 @@ export function createCsvValidator(req: CsvValidationRequest, env: RulesEnvironm
 }
 
 /** Validates a whole CSV held in memory. */
-export function validateCsv(content: Uint8Array, req: CsvValidationRequest, env: RulesEnvironment): FileValidationResponse {
+export function validateCsv(
+  content: Uint8Array,
+  req: CsvValidationRequest,
+  env: RulesEnvironment,
+): FileValidationResponse {
   const validator = createCsvValidator(req, env);
   validator.write(content);
   return validator.end();

@@ -85,7 +85,18 @@ describe('hasForbiddenCharacter: the Cc category and U+2028 / U+2029', () => {
       if (hasForbiddenCharacter(c)) throw new Error(`${hex(c)} is refused`);
     }
     // Neighbours of the ranges, and the look-alike spaces that are not line terminators.
-    for (const ok of ['\u0020', '\u007e', '\u00a0', '\u00a0', '\u2027', '\u202a', '\u202f', '\u3000', '\ufeff', '😀']) {
+    for (const ok of [
+      '\u0020',
+      '\u007e',
+      '\u00a0',
+      '\u00a0',
+      '\u2027',
+      '\u202a',
+      '\u202f',
+      '\u3000',
+      '\ufeff',
+      '😀',
+    ]) {
       expect(hasForbiddenCharacter(ok)).toBe(false);
     }
   });
@@ -172,7 +183,8 @@ const TARGETS: Target[] = [
   {
     name: 'SIRET with separators',
     kind: ADF_OF,
-    set: (b, c) => (holderOf(b).employer_siret = `${SIRET_A.slice(0, 3)} ${SIRET_A.slice(3, 6)}${c}${SIRET_A.slice(6)}`),
+    set: (b, c) =>
+      (holderOf(b).employer_siret = `${SIRET_A.slice(0, 3)} ${SIRET_A.slice(3, 6)}${c}${SIRET_A.slice(6)}`),
     field: `${H0}.employer_siret`,
     column: 'SIRET_EMPLOYEUR',
     rowsInvalid: 1,
@@ -228,7 +240,9 @@ describe.each(TARGETS)('JSON: a forbidden character inside $name', (target) => {
     const [type, declarant] = target.kind;
     const b = body(type, declarant);
     target.set(b, c);
-    const expected: Located[] = [{ row: 2, column: target.column, field: target.field, code: 'INVALID_CHARACTER' }];
+    const expected: Located[] = [
+      { row: 2, column: target.column, field: target.field, code: 'INVALID_CHARACTER' },
+    ];
 
     for (const lang of ['en', 'fr'] as const) {
       const r = check(b, { lang });
@@ -236,7 +250,9 @@ describe.each(TARGETS)('JSON: a forbidden character inside $name', (target) => {
       expect(r.valid).toBe(false);
       expect(r.rows_invalid).toBe(target.rowsInvalid);
       // No normalization was applied to the refused value (nothing stripped before the check).
-      expect(r.normalizations.filter((n) => n.field === target.field || n.field.startsWith(`${target.field}[`))).toEqual([]);
+      expect(
+        r.normalizations.filter((n) => n.field === target.field || n.field.startsWith(`${target.field}[`)),
+      ).toEqual([]);
       const text = JSON.stringify(r);
       expect(text).not.toContain(JSON.stringify(c).slice(1, -1));
       expect(r.errors[0]!.message).toMatch(lang === 'en' ? /forbidden character/ : /caractère interdit/);
@@ -258,7 +274,11 @@ describe('JSON: the error message never holds the value', () => {
     decl(b).reference = `Ref${c}KJHG`;
     for (const lang of ['en', 'fr'] as const) {
       const r = check(b, { lang });
-      expect(r.errors.map((e) => e.code)).toEqual(['INVALID_CHARACTER', 'INVALID_CHARACTER', 'INVALID_CHARACTER']);
+      expect(r.errors.map((e) => e.code)).toEqual([
+        'INVALID_CHARACTER',
+        'INVALID_CHARACTER',
+        'INVALID_CHARACTER',
+      ]);
       for (const e of r.errors) {
         for (const fragment of ['DUP', 'ONTEL', 'ZQXW', 'KJHG', c]) expect(e.message).not.toContain(fragment);
       }
@@ -301,7 +321,12 @@ describe('JSON: at either end of a value', () => {
     const r = check(b);
     expect(located(r.errors)).toEqual([
       { row: 3, column: 'NIR', field: 'declarations[0].holders[1].nir', code: 'INVALID_CHARACTER' },
-      { row: 3, column: 'SIRET_EMPLOYEUR', field: 'declarations[0].holders[1].employer_siret', code: 'INVALID_CHARACTER' },
+      {
+        row: 3,
+        column: 'SIRET_EMPLOYEUR',
+        field: 'declarations[0].holders[1].employer_siret',
+        code: 'INVALID_CHARACTER',
+      },
     ]);
     expect(notDates(r.normalizations)).toEqual([
       { field: `${H0}.nir`, column: 'NIR', rule: 'WHITESPACE_TRIMMED' },
@@ -354,7 +379,12 @@ const CSV_TARGETS: CsvTarget[] = [
   { name: 'a NIR', kind: ADF_E, column: 'NIR', cell: (c) => `${NIR_A.slice(0, 6)}${c}${NIR_A.slice(6)}` },
   { name: 'a date', kind: JDR_OF, column: 'DATE_DEBUT_VALIDITE', cell: (c) => `15/09${c}/2026` },
   // The last cell of a row: only a CR right before the LF is the line ending.
-  { name: 'the last cell, at its end', kind: ADF_E, column: 'DATE_FIN_VALIDITE', cell: (c) => `14/09/2028${c}` },
+  {
+    name: 'the last cell, at its end',
+    kind: ADF_E,
+    column: 'DATE_FIN_VALIDITE',
+    cell: (c) => `14/09/2028${c}`,
+  },
   { name: 'a cell, at its start', kind: ADF_E, column: 'NOM_TITULAIRE', cell: (c) => `${c}DUPONT` },
 ];
 
@@ -363,7 +393,8 @@ describe.each(CSV_TARGETS)('CSV: a forbidden character in $name', (target) => {
     const [type, declarant] = target.kind;
     const rows = generatedRows(body(type, declarant, 2));
     rows[0] = withCells(type, rows[0]!, { [target.column]: target.cell(c) });
-    if (target.level === 'declaration') rows[1] = withCells(type, rows[1]!, { [target.column]: target.cell(c) });
+    if (target.level === 'declaration')
+      rows[1] = withCells(type, rows[1]!, { [target.column]: target.cell(c) });
     for (const eol of ['\r\n', '\n']) {
       const r = checkCsv(csvFile(type, rows, eol), type, declarant);
       expect(located(r.errors)).toEqual([{ row: 2, column: target.column, code: 'INVALID_CHARACTER' }]);

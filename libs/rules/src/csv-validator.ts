@@ -85,7 +85,9 @@ export class CsvFileValidator {
 
   write(chunk: Uint8Array): void {
     if (this.rejected && this.lineNo > 0) return;
-    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const bytes = Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const data = this.pending ? Buffer.concat([this.pending, bytes]) : bytes;
     const last = data.lastIndexOf(LF);
     if (last < 0) {
@@ -182,7 +184,10 @@ export class CsvFileValidator {
     this.countRow();
     const cells = line.split('|');
     if (cells.length !== this.names.length) {
-      this.issues.error('COLUMN_COUNT', this.lineNo, null, undefined, { count: cells.length, expected: String(this.names.length) });
+      this.issues.error('COLUMN_COUNT', this.lineNo, null, undefined, {
+        count: cells.length,
+        expected: String(this.names.length),
+      });
       this.checker.addBrokenRow();
       return;
     }
@@ -191,7 +196,10 @@ export class CsvFileValidator {
 
   private emptyLine(lineNo: number): void {
     this.countRow();
-    this.issues.error('COLUMN_COUNT', lineNo, null, undefined, { count: 0, expected: String(this.names.length) });
+    this.issues.error('COLUMN_COUNT', lineNo, null, undefined, {
+      count: 0,
+      expected: String(this.names.length),
+    });
     this.checker.addBrokenRow();
   }
 

@@ -32,14 +32,26 @@ export class IssueCollector {
     readonly cap: number,
   ) {}
 
-  error(code: IssueCode, row: number | null, column: string | null, field?: string, params?: MessageParams): void {
+  error(
+    code: IssueCode,
+    row: number | null,
+    column: string | null,
+    field?: string,
+    params?: MessageParams,
+  ): void {
     this.errorCount++;
     this.byCode[code] = (this.byCode[code] ?? 0) + 1;
     if (column) this.byColumn[column] = (this.byColumn[column] ?? 0) + 1;
     if (this.errors.length < this.cap) this.errors.push(this.entry(code, row, column, field, params));
   }
 
-  warning(code: IssueCode, row: number | null, column: string | null, field?: string, params?: MessageParams): void {
+  warning(
+    code: IssueCode,
+    row: number | null,
+    column: string | null,
+    field?: string,
+    params?: MessageParams,
+  ): void {
     this.warningCount++;
     if (this.warnings.length < this.cap) this.warnings.push(this.entry(code, row, column, field, params));
   }

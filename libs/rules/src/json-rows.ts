@@ -98,7 +98,9 @@ export class JsonRowMapper {
     const idInDecl = this.declIndex.indexOf(this.idIndex);
     const row = new Array<string>(this.width).fill('');
     this.request.declarations.forEach((declaration, d) => {
-      const declCells = this.decl.map((c, k) => this.cell(declaration, declaration, c, this.declKeys[k]!, d, -1));
+      const declCells = this.decl.map((c, k) =>
+        this.cell(declaration, declaration, c, this.declKeys[k]!, d, -1),
+      );
       const holders = declaration.holders as Json[];
       const split = this.request.options.split_large_declarations && holders.length > maxHolders;
       if (split) this.log.add(`declarations[${d}].id`, 'ID_DECLARATION', 'DECLARATION_SPLIT');
@@ -108,7 +110,14 @@ export class JsonRowMapper {
         const holder = holders[h]!;
         row[this.idIndex] = split ? `${baseId}_P${Math.floor(h / maxHolders) + 1}` : baseId;
         for (let k = 0; k < this.holder.length; k++) {
-          row[this.holderIndex[k]!] = this.cell(holder, declaration, this.holder[k]!, this.holderKeys[k]!, d, h);
+          row[this.holderIndex[k]!] = this.cell(
+            holder,
+            declaration,
+            this.holder[k]!,
+            this.holderKeys[k]!,
+            d,
+            h,
+          );
         }
         visit(row, { declaration: d, holder: h });
       }
@@ -128,12 +137,22 @@ export class JsonRowMapper {
   private at = { declaration: 0, holder: -1, path: '', element: -1 };
   private readonly field = (): string => {
     const { declaration, holder, path, element } = this.at;
-    const base = holder < 0 ? `declarations[${declaration}].${path}` : `declarations[${declaration}].holders[${holder}].${path}`;
+    const base =
+      holder < 0
+        ? `declarations[${declaration}].${path}`
+        : `declarations[${declaration}].holders[${holder}].${path}`;
     return element < 0 ? base : `${base}[${element}]`;
   };
 
   /** `holder` is -1 for a declaration-level column. */
-  private cell(owner: Json, declaration: Json, column: ColumnSpec, keys: readonly string[], d: number, holder: number): string {
+  private cell(
+    owner: Json,
+    declaration: Json,
+    column: ColumnSpec,
+    keys: readonly string[],
+    d: number,
+    holder: number,
+  ): string {
     const source = column.json;
     const at = this.at;
     at.declaration = d;
@@ -177,7 +196,11 @@ export class JsonRowMapper {
         return formatFrDate(day);
       }
       case 'nir': {
-        const compact = this.withoutSeparators(this.text(value as string, field, column.name), field, column.name);
+        const compact = this.withoutSeparators(
+          this.text(value as string, field, column.name),
+          field,
+          column.name,
+        );
         if (compact.length === 15 && hasValidNirKey(compact)) {
           this.log.add(field, column.name, 'NIR_KEY_REMOVED');
           return compact.slice(0, 13);

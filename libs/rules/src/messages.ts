@@ -36,14 +36,20 @@ const REASONS = {
   not_certifying_or_unset: { en: 'FORMATION_CERTIFIANTE is OUI', fr: 'FORMATION_CERTIFIANTE vaut OUI' },
   employer_present: { en: 'PRESENCE_EMPLOYEUR is not OUI', fr: "PRESENCE_EMPLOYEUR n'est pas OUI" },
   length: { en: 'it does not have 13 characters', fr: "il n'a pas 13 caractères" },
-  sex: { en: 'the first digit is not 1, 2, 3, 4, 7 or 8', fr: "le premier chiffre n'est pas 1, 2, 3, 4, 7 ou 8" },
+  sex: {
+    en: 'the first digit is not 1, 2, 3, 4, 7 or 8',
+    fr: "le premier chiffre n'est pas 1, 2, 3, 4, 7 ou 8",
+  },
   month: { en: 'the month is impossible', fr: 'le mois est impossible' },
   department: { en: 'the département is impossible', fr: 'le département est impossible' },
-  digits: { en: 'a character that must be a digit is not', fr: "un caractère qui doit être un chiffre n'en est pas un" },
+  digits: {
+    en: 'a character that must be a digit is not',
+    fr: "un caractère qui doit être un chiffre n'en est pas un",
+  },
   order: { en: 'the order number is 000', fr: "le numéro d'ordre vaut 000" },
   filename_length: { en: 'more than 200 characters', fr: 'plus de 200 caractères' },
   filename_character: { en: 'a forbidden character', fr: 'un caractère interdit' },
-  filename_extension: { en: 'not a .csv file', fr: "pas un fichier .csv" },
+  filename_extension: { en: 'not a .csv file', fr: 'pas un fichier .csv' },
   bom: { en: 'a byte-order mark is present', fr: "une marque d'ordre des octets est présente" },
   utf8: { en: 'bytes that are not UTF-8', fr: 'des octets qui ne sont pas de l’UTF-8' },
 } as const;
@@ -107,8 +113,10 @@ const ISSUE_MESSAGES: Catalogue<IssueCode> = {
     fr: (p) => `${p.column} doit être vide ici${reason(p, 'fr', ' (', ')')}.`,
   },
   FIELD_TOO_LONG: {
-    en: (p) => `${p.column} has ${p.length} characters; at most ${p.max} are allowed (values are never truncated).`,
-    fr: (p) => `${p.column} compte ${p.length} caractères ; ${p.max} au plus sont admis (aucune valeur n'est tronquée).`,
+    en: (p) =>
+      `${p.column} has ${p.length} characters; at most ${p.max} are allowed (values are never truncated).`,
+    fr: (p) =>
+      `${p.column} compte ${p.length} caractères ; ${p.max} au plus sont admis (aucune valeur n'est tronquée).`,
   },
   INVALID_VALUE: {
     en: (p) => `${p.column} must be one of: ${p.expected}.`,
@@ -120,14 +128,16 @@ const ISSUE_MESSAGES: Catalogue<IssueCode> = {
   },
   INVALID_CHARACTER: {
     en: (p) => `${p.column} contains a forbidden character ("|", a line break or another control character).`,
-    fr: (p) => `${p.column} contient un caractère interdit (« | », un saut de ligne ou un autre caractère de contrôle).`,
+    fr: (p) =>
+      `${p.column} contient un caractère interdit (« | », un saut de ligne ou un autre caractère de contrôle).`,
   },
   INVALID_DATE: {
     en: (p) => `${p.column} is not a valid date in the format ${p.expected}.`,
     fr: (p) => `${p.column} n'est pas une date valide au format ${p.expected}.`,
   },
   FUTURE_DATE: {
-    en: (p) => `${p.column} is after today (${p.deadline}, Europe/Paris); training dates cannot be in the future.`,
+    en: (p) =>
+      `${p.column} is after today (${p.deadline}, Europe/Paris); training dates cannot be in the future.`,
     fr: (p) =>
       `${p.column} est postérieure à aujourd'hui (${p.deadline}, heure de Paris) ; une date de formation ne peut pas être future.`,
   },
@@ -159,7 +169,8 @@ const ISSUE_MESSAGES: Catalogue<IssueCode> = {
   },
   INVALID_SIRET_KEY: {
     en: (p) => `${p.column} fails the SIRET check key (Luhn; La Poste rule for SIREN 356000000).`,
-    fr: (p) => `${p.column} ne respecte pas la clé de contrôle du SIRET (Luhn ; règle La Poste pour le SIREN 356000000).`,
+    fr: (p) =>
+      `${p.column} ne respecte pas la clé de contrôle du SIRET (Luhn ; règle La Poste pour le SIREN 356000000).`,
   },
   INVALID_FORMACODE: codeMessage(),
   INVALID_NSF_CODE: codeMessage(),
@@ -204,7 +215,8 @@ const ISSUE_MESSAGES: Catalogue<IssueCode> = {
     fr: () => 'Les lignes se terminent par LF seul ; le format officiel utilise CRLF.',
   },
   NIR_PROVISIONAL: {
-    en: () => 'The NIR is a provisional or temporary number (first digit 3, 4, 7 or 8); the portal may not recognise it.',
+    en: () =>
+      'The NIR is a provisional or temporary number (first digit 3, 4, 7 or 8); the portal may not recognise it.',
     fr: () =>
       "Le NIR est un numéro provisoire ou d'attente (premier chiffre 3, 4, 7 ou 8) ; le portail peut ne pas le reconnaître.",
   },
@@ -214,7 +226,7 @@ const ISSUE_MESSAGES: Catalogue<IssueCode> = {
   },
   NO_DATA_ROWS: {
     en: () => 'The file has a header but no data line.',
-    fr: () => "Le fichier a un en-tête mais aucune ligne de données.",
+    fr: () => 'Le fichier a un en-tête mais aucune ligne de données.',
   },
 };
 
@@ -237,8 +249,10 @@ const REQUEST_MESSAGES: Catalogue<RequestErrorCode> = {
     fr: () => "Le corps de la requête n'est pas du JSON valide.",
   },
   INVALID_REQUEST: {
-    en: (p) => `The request is malformed (${p.count} problem${p.count === 1 ? '' : 's'}; see details.fields).`,
-    fr: (p) => `La requête est mal formée (${p.count} problème${p.count === 1 ? '' : 's'} ; voir details.fields).`,
+    en: (p) =>
+      `The request is malformed (${p.count} problem${p.count === 1 ? '' : 's'}; see details.fields).`,
+    fr: (p) =>
+      `La requête est mal formée (${p.count} problème${p.count === 1 ? '' : 's'} ; voir details.fields).`,
   },
   UNSUPPORTED_SPEC_VERSION: {
     en: (p) => `Unsupported spec_version; supported: ${p.expected}.`,
@@ -249,8 +263,10 @@ const REQUEST_MESSAGES: Catalogue<RequestErrorCode> = {
     fr: (p) => `La requête contient plus de ${p.limit} lignes, la limite de cette clé.`,
   },
   VALIDATION_FAILED: {
-    en: (p) => `No file was produced: ${p.count} row${p.count === 1 ? ' is' : 's are'} invalid (see details.errors).`,
-    fr: (p) => `Aucun fichier produit : ${p.count} ligne${p.count === 1 ? ' est invalide' : 's sont invalides'} (voir details.errors).`,
+    en: (p) =>
+      `No file was produced: ${p.count} row${p.count === 1 ? ' is' : 's are'} invalid (see details.errors).`,
+    fr: (p) =>
+      `Aucun fichier produit : ${p.count} ligne${p.count === 1 ? ' est invalide' : 's sont invalides'} (voir details.errors).`,
   },
   MISSING_API_KEY: {
     en: () => 'Send your API key in the header "Authorization: Bearer <API_KEY>".',
@@ -274,7 +290,8 @@ const REQUEST_MESSAGES: Catalogue<RequestErrorCode> = {
   },
   IDEMPOTENCY_IN_PROGRESS: {
     en: () => 'A request with this Idempotency-Key is still running; retry when it has finished.',
-    fr: () => "Une requête avec cette Idempotency-Key est encore en cours ; réessayez quand elle sera terminée.",
+    fr: () =>
+      'Une requête avec cette Idempotency-Key est encore en cours ; réessayez quand elle sera terminée.',
   },
   FILE_NOT_AVAILABLE: {
     en: (p) =>
@@ -314,7 +331,8 @@ const REQUEST_MESSAGES: Catalogue<RequestErrorCode> = {
   },
   SERVICE_UNAVAILABLE: {
     en: () => 'A dependency of the service is unavailable; nothing was counted or kept. Retry later.',
-    fr: () => "Une dépendance du service est indisponible ; rien n'a été compté ni conservé. Réessayez plus tard.",
+    fr: () =>
+      "Une dépendance du service est indisponible ; rien n'a été compté ni conservé. Réessayez plus tard.",
   },
   INTERNAL_ERROR: {
     en: () => 'An unexpected error occurred; nothing was counted or kept.',

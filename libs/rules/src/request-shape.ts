@@ -1,7 +1,14 @@
 import type { ReferenceListName } from './references';
 import type { GenerationOptions } from './request';
 import type { FormulaPolicy } from './row-checker';
-import { CURRENT_LIMITS, CURRENT_SPEC_VERSION, DECLARANTS, FILE_TYPES, SPEC_VERSIONS, findSpec } from './spec';
+import {
+  CURRENT_LIMITS,
+  CURRENT_SPEC_VERSION,
+  DECLARANTS,
+  FILE_TYPES,
+  SPEC_VERSIONS,
+  findSpec,
+} from './spec';
 import type { ColumnSpec, ColumnType, Condition, FileType, SpecVersion } from './spec/types';
 
 /**

@@ -1,5 +1,11 @@
 import type { RequestErrorCode } from './codes';
-import { FIELD_PROBLEMS, requestErrorMessage, type FieldProblem, type Lang, type MessageParams } from './messages';
+import {
+  FIELD_PROBLEMS,
+  requestErrorMessage,
+  type FieldProblem,
+  type Lang,
+  type MessageParams,
+} from './messages';
 import {
   DECLARATION_BODY_SHAPE,
   defaultOptions,
@@ -26,7 +32,12 @@ export class RequestError extends Error {
     this.name = 'RequestError';
   }
 
-  static of(code: RequestErrorCode, lang: Lang, params: MessageParams, details?: Record<string, unknown>): RequestError {
+  static of(
+    code: RequestErrorCode,
+    lang: Lang,
+    params: MessageParams,
+    details?: Record<string, unknown>,
+  ): RequestError {
     return new RequestError(code, requestErrorMessage(code, lang, params), details);
   }
 }
@@ -84,7 +95,8 @@ export function parseDeclarationRequest(raw: unknown, lang: Lang): DeclarationRe
   const problem: Problem = (field, kind, suffix = '') => {
     problemCount++;
     const tail = typeof suffix === 'string' ? suffix : suffix[lang];
-    if (problems.length < MAX_FIELD_PROBLEMS) problems.push({ field, message: `${FIELD_PROBLEMS[kind][lang]}${tail}` });
+    if (problems.length < MAX_FIELD_PROBLEMS)
+      problems.push({ field, message: `${FIELD_PROBLEMS[kind][lang]}${tail}` });
   };
 
   if (!isObject(raw)) {
@@ -115,7 +127,8 @@ export function parseDeclarationRequest(raw: unknown, lang: Lang): DeclarationRe
   const declarations = raw[DECLARATIONS.name];
   let rowCount = 0;
   if (declarations === undefined || declarations === null) problem(DECLARATIONS.name, 'required');
-  else if (!Array.isArray(declarations) || declarations.length === 0) problem(DECLARATIONS.name, 'non_empty_array');
+  else if (!Array.isArray(declarations) || declarations.length === 0)
+    problem(DECLARATIONS.name, 'non_empty_array');
   else {
     // A body whose type is missing or wrong is checked as an adf body (its problem is named above).
     const fileType: FileType = type === 'jdr' ? 'jdr' : 'adf';
@@ -131,7 +144,8 @@ export function parseDeclarationRequest(raw: unknown, lang: Lang): DeclarationRe
         else if (field.kind !== 'object[]') checkField(`${at}.${key}`, value, field, fileType, problem);
       }
       const holders = decl[HOLDERS.name];
-      if (!Array.isArray(holders) || holders.length === 0) return problem(`${at}.${HOLDERS.name}`, 'non_empty_array');
+      if (!Array.isArray(holders) || holders.length === 0)
+        return problem(`${at}.${HOLDERS.name}`, 'non_empty_array');
       rowCount += holders.length;
       // The hot loop of a large body: no path string is built for a well-typed field.
       holders.forEach((holder, h) => {
@@ -162,7 +176,8 @@ export function parseDeclarationRequest(raw: unknown, lang: Lang): DeclarationRe
 function checkOneOf(raw: JsonObject, field: StringField, problem: Problem): string | undefined {
   const value = raw[field.name];
   if (value === undefined || value === null) problem(field.name, 'required');
-  else if (!field.values!.includes(value as string)) problem(field.name, 'one_of', `: ${field.values!.join(', ')}`);
+  else if (!field.values!.includes(value as string))
+    problem(field.name, 'one_of', `: ${field.values!.join(', ')}`);
   return value as string | undefined;
 }
 
@@ -189,7 +204,10 @@ function parseOptions(raw: unknown, problem: Problem): GenerationOptions {
       if (Number.isInteger(n) && n >= option.minimum && n <= option.maximum) set[key] = n;
       else {
         const { en, fr } = FIELD_PROBLEMS.range_to;
-        problem(`${at}.${key}`, 'range', { en: ` ${option.minimum} ${en} ${option.maximum}`, fr: ` ${option.minimum} ${fr} ${option.maximum}` });
+        problem(`${at}.${key}`, 'range', {
+          en: ` ${option.minimum} ${en} ${option.maximum}`,
+          fr: ` ${option.minimum} ${fr} ${option.maximum}`,
+        });
       }
     } else if (option.kind === 'string' && option.values) {
       if (option.values.includes(value as string)) set[key] = value;
@@ -231,7 +249,11 @@ function checkField(at: string, value: unknown, field: FieldShape, type: FileTyp
 /** Fast path of checkField for the common, well-typed value (no path string is built). */
 function hasKind(value: unknown, field: FieldShape): boolean {
   if (value === null || value === undefined) return true;
-  return field.kind === 'string' ? typeof value === 'string' : field.kind === 'boolean' ? typeof value === 'boolean' : false;
+  return field.kind === 'string'
+    ? typeof value === 'string'
+    : field.kind === 'boolean'
+      ? typeof value === 'boolean'
+      : false;
 }
 
 type StringField = Extract<FieldShape, { kind: 'string' }>;

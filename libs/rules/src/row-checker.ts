@@ -101,7 +101,9 @@ export class RowChecker {
 
   constructor(private readonly ctx: CheckContext) {
     this.columns = ctx.table.columns;
-    this.columns.forEach((c, i) => (c.level === 'declaration' ? this.declColumns : this.holderColumns).push(i));
+    this.columns.forEach((c, i) =>
+      (c.level === 'declaration' ? this.declColumns : this.holderColumns).push(i),
+    );
     const at = (name: string): number => this.columns.findIndex((c) => c.name === name);
     this.col = {
       ID_DECLARATION: at('ID_DECLARATION'),
@@ -188,7 +190,12 @@ export class RowChecker {
 
   // ---- declaration level ------------------------------------------------------------------
 
-  private checkDeclarationColumns(row: number, cells: readonly string[], loc: RowLocator | undefined, decl: DeclarationState): void {
+  private checkDeclarationColumns(
+    row: number,
+    cells: readonly string[],
+    loc: RowLocator | undefined,
+    decl: DeclarationState,
+  ): void {
     for (const i of this.declColumns) this.checkCell(row, cells, i, loc);
     const start = this.dayOf(cells, this.col.DATE_DEBUT_FORMATION);
     const end = this.dayOf(cells, this.col.DATE_FIN_FORMATION);
@@ -201,7 +208,12 @@ export class RowChecker {
     }
   }
 
-  private checkConsistency(row: number, cells: readonly string[], loc: RowLocator | undefined, decl: DeclarationState): void {
+  private checkConsistency(
+    row: number,
+    cells: readonly string[],
+    loc: RowLocator | undefined,
+    decl: DeclarationState,
+  ): void {
     for (const i of this.declColumns) {
       if (cells[i] !== decl.cells[i]) {
         decl.invalid = true;
@@ -210,7 +222,13 @@ export class RowChecker {
     }
   }
 
-  private checkDeadline(row: number, day: DayNumber, i: number, loc: RowLocator | undefined, decl: DeclarationState): void {
+  private checkDeadline(
+    row: number,
+    day: DayNumber,
+    i: number,
+    loc: RowLocator | undefined,
+    decl: DeclarationState,
+  ): void {
     if (decl.deadlineReported) return;
     const deadline = filingDeadline(day);
     if (deadline !== null && deadline < this.ctx.today) {
@@ -221,7 +239,12 @@ export class RowChecker {
 
   // ---- holder level -----------------------------------------------------------------------
 
-  private checkHolderColumns(row: number, cells: readonly string[], loc: RowLocator | undefined, decl: DeclarationState): void {
+  private checkHolderColumns(
+    row: number,
+    cells: readonly string[],
+    loc: RowLocator | undefined,
+    decl: DeclarationState,
+  ): void {
     for (const i of this.holderColumns) this.checkCell(row, cells, i, loc);
 
     const uidIndex = this.col.ID_UNIQUE_PARTENAIRE;
@@ -275,7 +298,11 @@ export class RowChecker {
     }
     if (allowed === false) {
       const reason: Reason =
-        presence === 'never' ? 'declarant' : this.condition('training', cells) === false ? 'training' : presence.when!;
+        presence === 'never'
+          ? 'declarant'
+          : this.condition('training', cells) === false
+            ? 'training'
+            : presence.when!;
       this.error('FIELD_NOT_ALLOWED', row, i, loc, { reason });
       return;
     }
@@ -322,7 +349,13 @@ export class RowChecker {
     }
   }
 
-  private checkLength(row: number, i: number, loc: RowLocator | undefined, value: string, column: ColumnSpec): boolean {
+  private checkLength(
+    row: number,
+    i: number,
+    loc: RowLocator | undefined,
+    value: string,
+    column: ColumnSpec,
+  ): boolean {
     const max = column.maxLength;
     if (max === undefined || value.length <= max) return true;
     const length = charLength(value);
@@ -362,7 +395,13 @@ export class RowChecker {
     if (isProvisionalNir(value)) this.warning('NIR_PROVISIONAL', row, i, loc);
   }
 
-  private checkCodes(row: number, i: number, loc: RowLocator | undefined, value: string, column: ColumnSpec): void {
+  private checkCodes(
+    row: number,
+    i: number,
+    loc: RowLocator | undefined,
+    value: string,
+    column: ColumnSpec,
+  ): void {
     const listName = column.list!;
     const code = CODE_ISSUE[listName]!;
     const format = REFERENCE_CODE_FORMATS[listName];
@@ -380,7 +419,14 @@ export class RowChecker {
       const element = column.count ? k : undefined;
       if (!format.test(part) || (listName === 'nsf' && !this.ctx.refs.nsfGroups.has(part.slice(0, 3)))) {
         // A malformed code is an error whatever strict_references says (API.md §3c).
-        this.error(code, row, i, loc, { list: listName, detail: 'format', expected: CODE_FORMAT_TEXT[listName] }, element);
+        this.error(
+          code,
+          row,
+          i,
+          loc,
+          { list: listName, detail: 'format', expected: CODE_FORMAT_TEXT[listName] },
+          element,
+        );
         continue;
       }
       if (list.entries.has(part)) continue;

@@ -13,7 +13,12 @@ describe('describeSpec', () => {
       'jdr/training_organization',
     ]);
     expect(d.kinds.map((k) => k.columns.length)).toEqual([20, 20, 29, 29]);
-    expect(d.kinds[0]!.columns[0]).toMatchObject({ position: 1, name: 'ID_DECLARATION', required: 'required', max_length: 255 });
+    expect(d.kinds[0]!.columns[0]).toMatchObject({
+      position: 1,
+      name: 'ID_DECLARATION',
+      required: 'required',
+      max_length: 255,
+    });
   });
 
   it('states the declarant rules', () => {

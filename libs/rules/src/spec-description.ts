@@ -1,6 +1,14 @@
 import type { ReferenceListName, ReferenceLists } from './references';
 import { REFERENCE_LIST_NAMES } from './references';
-import { DECLARANTS, FILE_TYPES, type ColumnSpec, type Condition, type Declarant, type Presence, type SpecVersion } from './spec';
+import {
+  DECLARANTS,
+  FILE_TYPES,
+  type ColumnSpec,
+  type Condition,
+  type Declarant,
+  type Presence,
+  type SpecVersion,
+} from './spec';
 
 /** GET /v1/spec/{version} (API.md §9): the tables of a format version, as data for callers. */
 export interface SpecDescription {
@@ -22,7 +30,13 @@ export interface SpecDescription {
   }[];
   enumerations: SpecVersion['enumerations'];
   limits: Record<string, number>;
-  reference_lists: { name: ReferenceListName; source: string; version: string; count: number; complete: boolean }[];
+  reference_lists: {
+    name: ReferenceListName;
+    source: string;
+    version: string;
+    count: number;
+    complete: boolean;
+  }[];
 }
 
 const CONDITION_TEXT: Record<Condition, string> = {
@@ -41,7 +55,10 @@ function requiredRule(presence: Presence): string {
 
 function jsonField(column: ColumnSpec): string {
   const base = column.level === 'declaration' ? 'declarations[]' : 'declarations[].holders[]';
-  const path = column.json.kind === 'employer_presence' ? 'employer_agreement (derived from employer_siret)' : column.json.path;
+  const path =
+    column.json.kind === 'employer_presence'
+      ? 'employer_agreement (derived from employer_siret)'
+      : column.json.path;
   return column.json.kind === 'training_presence' ? `${base}.training (present → OUI)` : `${base}.${path}`;
 }
 
@@ -83,7 +100,13 @@ export function describeSpec(spec: SpecVersion, refs: ReferenceLists): SpecDescr
     },
     reference_lists: REFERENCE_LIST_NAMES.map((name) => {
       const list = refs[name];
-      return { name, source: list.source, version: list.version, count: list.entries.size, complete: list.complete };
+      return {
+        name,
+        source: list.source,
+        version: list.version,
+        count: list.entries.size,
+        complete: list.complete,
+      };
     }),
   };
 }
@@ -127,7 +150,10 @@ function sortedCodes(entries: ReadonlyMap<string, string>): SearchIndex {
   let index = SORTED.get(entries);
   if (!index) {
     const codes = [...entries.keys()].sort();
-    const searchable = codes.map((c) => ({ code: c.toLowerCase(), label: (entries.get(c) ?? '').toLocaleLowerCase('fr') }));
+    const searchable = codes.map((c) => ({
+      code: c.toLowerCase(),
+      label: (entries.get(c) ?? '').toLocaleLowerCase('fr'),
+    }));
     SORTED.set(entries, (index = { codes, searchable }));
   }
   return index;

@@ -736,113 +736,124 @@ function tryGenerate(body: Json): { file?: ReturnType<typeof generateFile>; erro
   }
 }
 
-describe.each(KINDS)('%s / %s: a control character or line terminator in a string value', (type, declarant) => {
-  it(`inside the value: exactly one INVALID_CHARACTER on that field, no file, value never echoed (${RUNS} runs)`, () => {
-    fc.assert(
-      fc.property(caseArb(type, declarant), fc.nat(), fc.nat(), controlChar, (c, which, where, bad) => {
-        const body = structuredClone(c.body);
-        const targets = allStringTargets(body).filter((t) => t.get().trim().length >= 2);
-        const target = targets[which % targets.length]!;
-        const value = target.get();
-        const start = value.length - value.trimStart().length;
-        const end = value.trimEnd().length;
-        const at = start + 1 + (where % (end - start - 1));
-        const changed = value.slice(0, at) + bad + value.slice(at);
-        target.set(changed);
-
-        const { file, error } = tryGenerate(body);
-        expect(file).toBeUndefined();
-        expect(error!.code).toBe('VALIDATION_FAILED');
-        const details = error!.details as { error_count: number; errors: Issue[] };
-        expect(details.errors.map((e) => ({ row: e.row, column: e.column, field: e.field, code: e.code }))).toEqual([
-          { row: target.row, column: target.column, field: target.field, code: 'INVALID_CHARACTER' },
-        ]);
-        expect(details.error_count).toBe(1);
-        // The message catalogue takes no value: neither the value nor the character is echoed.
-        const text = JSON.stringify({ message: error!.message, details });
-        expect(text).not.toContain(JSON.stringify(changed).slice(1, -1));
-        expect(text).not.toContain(JSON.stringify(bad).slice(1, -1));
-      }),
-      { numRuns: RUNS },
-    );
-  });
-
-  it(`anywhere in the value, ends included: refused, or trimmed as white space — never in the file (${RUNS} runs)`, () => {
-    fc.assert(
-      fc.property(
-        caseArb(type, declarant),
-        fc.nat(),
-        fc.nat(),
-        fc.array(controlChar, { minLength: 1, maxLength: 3 }),
-        (c, which, where, chars) => {
+describe.each(KINDS)(
+  '%s / %s: a control character or line terminator in a string value',
+  (type, declarant) => {
+    it(`inside the value: exactly one INVALID_CHARACTER on that field, no file, value never echoed (${RUNS} runs)`, () => {
+      fc.assert(
+        fc.property(caseArb(type, declarant), fc.nat(), fc.nat(), controlChar, (c, which, where, bad) => {
           const body = structuredClone(c.body);
-          const targets = allStringTargets(body);
+          const targets = allStringTargets(body).filter((t) => t.get().trim().length >= 2);
           const target = targets[which % targets.length]!;
           const value = target.get();
-          const at = where % (value.length + 1);
-          const bad = chars.join('');
-          target.set(value.slice(0, at) + bad + value.slice(at));
-          // String.prototype.trim takes CR, LF, tab, VT, FF, U+2028 and U+2029 for white space: at
-          // either end (no other character than white space between them and the end) they go.
-          const atEnd = value.slice(0, at).trim() === '' || value.slice(at).trim() === '';
-          const trimmed = atEnd && bad.trim() === '';
+          const start = value.length - value.trimStart().length;
+          const end = value.trimEnd().length;
+          const at = start + 1 + (where % (end - start - 1));
+          const changed = value.slice(0, at) + bad + value.slice(at);
+          target.set(changed);
 
           const { file, error } = tryGenerate(body);
-          if (trimmed) {
-            expect(error).toBeUndefined();
-            expect(file!.content.toString('utf8')).toBe(expectedCsv(c));
-          } else {
-            expect(file).toBeUndefined();
-            const details = error!.details as { errors: Issue[] };
-            expect(details.errors.map((e) => `${e.row} ${e.column} ${e.field} ${e.code}`)).toEqual([
-              `${target.row} ${target.column} ${target.field} INVALID_CHARACTER`,
-            ]);
-          }
-          if (file) expect(file.content.toString('utf8').replace(/\r\n/g, '')).not.toMatch(CONTROL_IN_FILE);
-        },
-      ),
-      { numRuns: RUNS },
-    );
-  });
+          expect(file).toBeUndefined();
+          expect(error!.code).toBe('VALIDATION_FAILED');
+          const details = error!.details as { error_count: number; errors: Issue[] };
+          expect(
+            details.errors.map((e) => ({ row: e.row, column: e.column, field: e.field, code: e.code })),
+          ).toEqual([
+            { row: target.row, column: target.column, field: target.field, code: 'INVALID_CHARACTER' },
+          ]);
+          expect(details.error_count).toBe(1);
+          // The message catalogue takes no value: neither the value nor the character is echoed.
+          const text = JSON.stringify({ message: error!.message, details });
+          expect(text).not.toContain(JSON.stringify(changed).slice(1, -1));
+          expect(text).not.toContain(JSON.stringify(bad).slice(1, -1));
+        }),
+        { numRuns: RUNS },
+      );
+    });
 
-  it(`in an uploaded CSV cell (CR and LF aside: they frame lines): never valid, the cell is named (${RUNS} runs)`, () => {
-    const names = SPEC.tables[type].columns.map((col) => col.name);
-    const declarationLevel = new Set(
-      SPEC.tables[type].columns.filter((col) => col.level === 'declaration').map((col) => col.name),
-    );
-    fc.assert(
-      fc.property(
-        caseArb(type, declarant),
-        fc.nat(),
-        fc.nat(),
-        fc.nat(),
-        controlChar.filter((ch) => ch !== '\r' && ch !== '\n'),
-        (c, whichRow, whichCell, where, bad) => {
-          const file = generateFile(c.body, { refs, today: TODAY, generationDay: TODAY });
-          const lines = file.content.toString('utf8').split('\r\n');
-          lines.pop();
-          const r = 1 + (whichRow % (lines.length - 1));
-          const cells = lines[r]!.split('|');
-          const filled = cells.flatMap((cell, i) => (cell === '' ? [] : [i]));
-          const i = filled[whichCell % filled.length]!;
-          const at = where % (cells[i]!.length + 1);
-          cells[i] = cells[i]!.slice(0, at) + bad + cells[i]!.slice(at);
-          lines[r] = cells.join('|');
-          const content = Buffer.from(lines.map((l) => `${l}\r\n`).join(''), 'utf8');
+    it(`anywhere in the value, ends included: refused, or trimmed as white space — never in the file (${RUNS} runs)`, () => {
+      fc.assert(
+        fc.property(
+          caseArb(type, declarant),
+          fc.nat(),
+          fc.nat(),
+          fc.array(controlChar, { minLength: 1, maxLength: 3 }),
+          (c, which, where, chars) => {
+            const body = structuredClone(c.body);
+            const targets = allStringTargets(body);
+            const target = targets[which % targets.length]!;
+            const value = target.get();
+            const at = where % (value.length + 1);
+            const bad = chars.join('');
+            target.set(value.slice(0, at) + bad + value.slice(at));
+            // String.prototype.trim takes CR, LF, tab, VT, FF, U+2028 and U+2029 for white space: at
+            // either end (no other character than white space between them and the end) they go.
+            const atEnd = value.slice(0, at).trim() === '' || value.slice(at).trim() === '';
+            const trimmed = atEnd && bad.trim() === '';
 
-          const checked = validateCsv(content, { type, declarant }, { refs, today: TODAY });
-          expect(checked.valid).toBe(false);
-          expect(checked.rows_total).toBe(lines.length - 1);
-          // On the first row of a declaration the cell is checked; on a later row a declaration-level
-          // cell is compared with the first one instead.
-          const row = r + 1;
-          const here = checked.errors.filter((e) => e.row === row && e.column === names[i]).map((e) => e.code);
-          expect(here).toHaveLength(1);
-          expect(declarationLevel.has(names[i]!) ? ['INVALID_CHARACTER', 'INCONSISTENT_DECLARATION'] : ['INVALID_CHARACTER']).toContain(here[0]);
-          expect(JSON.stringify(checked)).not.toContain(JSON.stringify(bad).slice(1, -1));
-        },
-      ),
-      { numRuns: RUNS },
-    );
-  });
-});
+            const { file, error } = tryGenerate(body);
+            if (trimmed) {
+              expect(error).toBeUndefined();
+              expect(file!.content.toString('utf8')).toBe(expectedCsv(c));
+            } else {
+              expect(file).toBeUndefined();
+              const details = error!.details as { errors: Issue[] };
+              expect(details.errors.map((e) => `${e.row} ${e.column} ${e.field} ${e.code}`)).toEqual([
+                `${target.row} ${target.column} ${target.field} INVALID_CHARACTER`,
+              ]);
+            }
+            if (file) expect(file.content.toString('utf8').replace(/\r\n/g, '')).not.toMatch(CONTROL_IN_FILE);
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    });
+
+    it(`in an uploaded CSV cell (CR and LF aside: they frame lines): never valid, the cell is named (${RUNS} runs)`, () => {
+      const names = SPEC.tables[type].columns.map((col) => col.name);
+      const declarationLevel = new Set(
+        SPEC.tables[type].columns.filter((col) => col.level === 'declaration').map((col) => col.name),
+      );
+      fc.assert(
+        fc.property(
+          caseArb(type, declarant),
+          fc.nat(),
+          fc.nat(),
+          fc.nat(),
+          controlChar.filter((ch) => ch !== '\r' && ch !== '\n'),
+          (c, whichRow, whichCell, where, bad) => {
+            const file = generateFile(c.body, { refs, today: TODAY, generationDay: TODAY });
+            const lines = file.content.toString('utf8').split('\r\n');
+            lines.pop();
+            const r = 1 + (whichRow % (lines.length - 1));
+            const cells = lines[r]!.split('|');
+            const filled = cells.flatMap((cell, i) => (cell === '' ? [] : [i]));
+            const i = filled[whichCell % filled.length]!;
+            const at = where % (cells[i]!.length + 1);
+            cells[i] = cells[i]!.slice(0, at) + bad + cells[i]!.slice(at);
+            lines[r] = cells.join('|');
+            const content = Buffer.from(lines.map((l) => `${l}\r\n`).join(''), 'utf8');
+
+            const checked = validateCsv(content, { type, declarant }, { refs, today: TODAY });
+            expect(checked.valid).toBe(false);
+            expect(checked.rows_total).toBe(lines.length - 1);
+            // On the first row of a declaration the cell is checked; on a later row a declaration-level
+            // cell is compared with the first one instead.
+            const row = r + 1;
+            const here = checked.errors
+              .filter((e) => e.row === row && e.column === names[i])
+              .map((e) => e.code);
+            expect(here).toHaveLength(1);
+            expect(
+              declarationLevel.has(names[i]!)
+                ? ['INVALID_CHARACTER', 'INCONSISTENT_DECLARATION']
+                : ['INVALID_CHARACTER'],
+            ).toContain(here[0]);
+            expect(JSON.stringify(checked)).not.toContain(JSON.stringify(bad).slice(1, -1));
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    });
+  },
+);

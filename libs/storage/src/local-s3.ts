@@ -13,11 +13,18 @@ export interface LocalS3 {
  * A local S3-compatible endpoint (s3rver, a devDependency) for tests and for a newcomer's first
  * run when S3_ENDPOINT is unset. Loopback only; never used in production.
  */
-export async function startLocalS3(opts: { directory: string; port?: number; address?: string }): Promise<LocalS3> {
+export async function startLocalS3(opts: {
+  directory: string;
+  port?: number;
+  address?: string;
+}): Promise<LocalS3> {
   mkdirSync(opts.directory, { recursive: true });
   // Required lazily: s3rver is a devDependency and production never loads it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const S3rver = require('s3rver') as new (options: object) => { run(): Promise<unknown>; close(): Promise<void> };
+  const S3rver = require('s3rver') as new (options: object) => {
+    run(): Promise<unknown>;
+    close(): Promise<void>;
+  };
   const server = new S3rver({
     address: opts.address ?? '127.0.0.1',
     port: opts.port ?? 0,

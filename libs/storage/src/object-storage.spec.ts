@@ -12,7 +12,12 @@ describe('ObjectStorage', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'ppfile-s3-'));
     s3 = await startLocalS3({ directory: dir });
-    storage = new ObjectStorage({ endpoint: s3.endpoint, ...LOCAL_S3_CREDENTIALS, bucket: 'ppfile-test', region: 'us-east-1' });
+    storage = new ObjectStorage({
+      endpoint: s3.endpoint,
+      ...LOCAL_S3_CREDENTIALS,
+      bucket: 'ppfile-test',
+      region: 'us-east-1',
+    });
   });
   afterAll(async () => {
     await s3.close();
@@ -41,7 +46,12 @@ describe('ObjectStorage', () => {
   });
 
   it('reports an unreachable endpoint as down', async () => {
-    const down = new ObjectStorage({ endpoint: 'http://127.0.0.1:9', ...LOCAL_S3_CREDENTIALS, bucket: 'x', region: 'us-east-1' });
+    const down = new ObjectStorage({
+      endpoint: 'http://127.0.0.1:9',
+      ...LOCAL_S3_CREDENTIALS,
+      bucket: 'x',
+      region: 'us-east-1',
+    });
     expect(await down.ping()).toBe(false);
   });
 });

@@ -167,7 +167,10 @@ async function usage({ values, positionals, output, databaseUrl }: Context): Pro
  */
 async function reconcileCheck({ values, positionals, output, databaseUrl, env }: Context): Promise<number> {
   noPositionals(positionals);
-  if (!values.check) throw new UsageError('admin reconcile only checks for now: pass --check (the workers repair by themselves)');
+  if (!values.check)
+    throw new UsageError(
+      'admin reconcile only checks for now: pass --check (the workers repair by themselves)',
+    );
   const read = new EnvReader(env);
   const s3 = read.s3();
   const lease = read.int('PROCESSING_LEASE_SECONDS', 600, 1, 7 * 86400);
@@ -179,7 +182,12 @@ async function reconcileCheck({ values, positionals, output, databaseUrl, env }:
   const prisma = createPrismaClient(databaseUrl, { poolMax: 2 });
   let violations;
   try {
-    violations = await checkInvariants({ prisma, storage: new ObjectStorage(s3), now: new Date(), processingLeaseSeconds: lease });
+    violations = await checkInvariants({
+      prisma,
+      storage: new ObjectStorage(s3),
+      now: new Date(),
+      processingLeaseSeconds: lease,
+    });
   } finally {
     await prisma.$disconnect();
   }

@@ -15,7 +15,12 @@ export function checkCommand(args: string[], output: Output, env: NodeJS.Process
   const lang = langOption(values.lang);
   const today = todayOption(values.today);
   const body = readJsonBody(file, lang);
-  const result = validateDeclarations(body, { refs: loadReferences(env), today, lang, maxRows: CURRENT_LIMITS.maxRowsLive });
+  const result = validateDeclarations(body, {
+    refs: loadReferences(env),
+    today,
+    lang,
+    maxRows: CURRENT_LIMITS.maxRowsLive,
+  });
   if (values.json) printJson(output, result);
   else output.out(describe(file, result));
   return result.valid ? EXIT_OK : EXIT_INVALID;

@@ -27,7 +27,9 @@ export function generateCommand(args: string[], output: Output, env: NodeJS.Proc
     try {
       writeFileSync(out, generated.content);
     } catch (e) {
-      throw new UsageError(`cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new UsageError(
+        `cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
     }
   }
   if (values.json) {

@@ -8,7 +8,8 @@ import { referenceDir } from '../references';
 /** `ppfile refdata import --list rome|formacode|nsf|rs FILE… [--dir DIR] [--partial]`. */
 export function refdataCommand(args: string[], output: Output, env: NodeJS.ProcessEnv): number {
   const [sub, ...rest] = args;
-  if (sub !== 'import') throw new UsageError('usage: ppfile refdata import --list rome|formacode|nsf|rs FILE... [--dir DIR]');
+  if (sub !== 'import')
+    throw new UsageError('usage: ppfile refdata import --list rome|formacode|nsf|rs FILE... [--dir DIR]');
   const { values, positionals } = parse(rest, {
     list: { type: 'string' },
     dir: { type: 'string' },

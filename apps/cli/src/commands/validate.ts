@@ -1,6 +1,12 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import * as path from 'node:path';
-import { createCsvValidator, CURRENT_LIMITS, DECLARANTS, FILE_TYPES, type FileValidationResponse } from '@ppfile/rules';
+import {
+  createCsvValidator,
+  CURRENT_LIMITS,
+  DECLARANTS,
+  FILE_TYPES,
+  type FileValidationResponse,
+} from '@ppfile/rules';
 import { langOption, oneOf, parse, single, todayOption } from '../args';
 import { EXIT_INVALID, EXIT_OK, formatIssues, printJson, UsageError, type Output } from '../cli-io';
 import { loadReferences } from '../references';
@@ -60,7 +66,11 @@ export function validateCommand(args: string[], output: Output, env: NodeJS.Proc
 }
 
 function describe(file: string, r: FileValidationResponse): string {
-  const verdict = r.file_rejected ? 'REJECTED (the portal would refuse the whole file)' : r.valid ? 'valid' : 'invalid';
+  const verdict = r.file_rejected
+    ? 'REJECTED (the portal would refuse the whole file)'
+    : r.valid
+      ? 'valid'
+      : 'invalid';
   let text = `${path.basename(file)}: ${verdict}\n`;
   text += `  rows: ${r.rows_total} total, ${r.rows_valid} valid, ${r.rows_invalid} invalid; ${r.error_count} error(s), ${r.warning_count} warning(s) (spec ${r.spec_version})\n`;
   text += formatIssues(r.errors, 'error  ');

@@ -29,9 +29,13 @@ export class ApiKeyMiddleware implements NestMiddleware {
     try {
       const header = req.header('authorization');
       const token = header ? BEARER.exec(header)?.[1] : undefined;
-      const principal = token ? await this.cache.authenticate(token, (t) => this.apiKeys.authenticate(t)) : null;
+      const principal = token
+        ? await this.cache.authenticate(token, (t) => this.apiKeys.authenticate(t))
+        : null;
       if (!principal) {
-        const limit = await this.limiter.hit([{ name: `ip:${req.ip ?? 'unknown'}`, limit: ANONYMOUS_PER_MINUTE * this.config.rateLimitScale }]);
+        const limit = await this.limiter.hit([
+          { name: `ip:${req.ip ?? 'unknown'}`, limit: ANONYMOUS_PER_MINUTE * this.config.rateLimitScale },
+        ]);
         this.enforce(res, limit);
         throw new ApiError(header ? 'INVALID_API_KEY' : 'MISSING_API_KEY');
       }

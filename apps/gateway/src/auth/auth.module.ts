@@ -11,7 +11,8 @@ import { KeyCache } from './key-cache';
   providers: [
     {
       provide: KeyCache,
-      useFactory: (config: GatewayConfig, clock: Clock) => new KeyCache(config.authCacheSeconds * 1000, () => clock.now().getTime()),
+      useFactory: (config: GatewayConfig, clock: Clock) =>
+        new KeyCache(config.authCacheSeconds * 1000, () => clock.now().getTime()),
       inject: [GATEWAY_CONFIG, Clock],
     },
     ApiKeyMiddleware,

@@ -1,7 +1,11 @@
 import type { AuthenticatedKey } from '@ppfile/db';
 import { KeyCache } from './key-cache';
 
-const principal: AuthenticatedKey = { keyId: 'key_1', mode: 'live', organization: { id: 'org_1', name: 'o', plan: 'pro' } };
+const principal: AuthenticatedKey = {
+  keyId: 'key_1',
+  mode: 'live',
+  organization: { id: 'org_1', name: 'o', plan: 'pro' },
+};
 
 describe('KeyCache', () => {
   it('looks a key up once within the TTL, again after it', async () => {

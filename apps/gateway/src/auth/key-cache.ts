@@ -15,7 +15,10 @@ export class KeyCache {
     private readonly maxEntries = 10_000,
   ) {}
 
-  async authenticate(token: string, lookup: (token: string) => Promise<AuthenticatedKey | null>): Promise<AuthenticatedKey | null> {
+  async authenticate(
+    token: string,
+    lookup: (token: string) => Promise<AuthenticatedKey | null>,
+  ): Promise<AuthenticatedKey | null> {
     if (this.ttlMs <= 0) return lookup(token);
     const id = createHash('sha256').update(token).digest('hex');
     const hit = this.entries.get(id);

@@ -69,7 +69,13 @@ export function expressRoutes(expressApp: unknown): RouteMatcher[] {
   const out: RouteMatcher[] = [];
   for (const layer of router?.stack ?? []) {
     const l = layer as { route?: { path?: unknown }; match?: (p: string) => boolean };
-    if (!l.route || typeof l.route.path !== 'string' || typeof l.match !== 'function' || l.route.path.includes('*')) continue;
+    if (
+      !l.route ||
+      typeof l.route.path !== 'string' ||
+      typeof l.match !== 'function' ||
+      l.route.path.includes('*')
+    )
+      continue;
     const template = l.route.path;
     const match = l.match.bind(l);
     out.push({ template, matches: (p) => match(p) });

@@ -33,24 +33,36 @@ export function sendApiError(req: GatewayRequest, res: Response, exception: unkn
   if (exception instanceof RequestError) exception = ApiError.from(exception);
   if (exception instanceof ApiError) {
     status = exception.status;
-    if (!res.headersSent) for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
-    if (status === 503 && !res.headersSent && !exception.headers['Retry-After']) res.setHeader('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
+    if (!res.headersSent)
+      for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
+    if (status === 503 && !res.headersSent && !exception.headers['Retry-After'])
+      res.setHeader('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
     body = exception.body(lang, requestId);
   } else if (exception instanceof HttpException) {
     const code = httpCode(exception.getStatus());
     status = REQUEST_ERROR_STATUS[code];
-    const message = requestErrorMessage(code, lang, { limit: MAX_BODY_BYTES, expected: 'application/json', count: 1 });
+    const message = requestErrorMessage(code, lang, {
+      limit: MAX_BODY_BYTES,
+      expected: 'application/json',
+      count: 1,
+    });
     body = errorBody({ code, message }, requestId);
   } else if (isDependencyDown(exception)) {
     status = 503;
     if (!res.headersSent) res.setHeader('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
     // Not one line per failed request: the health checks look, and log once what is down.
     (req.app?.locals as { onDependencyDown?: () => void } | undefined)?.onDependencyDown?.();
-    body = errorBody({ code: 'SERVICE_UNAVAILABLE', message: requestErrorMessage('SERVICE_UNAVAILABLE', lang, {}) }, requestId);
+    body = errorBody(
+      { code: 'SERVICE_UNAVAILABLE', message: requestErrorMessage('SERVICE_UNAVAILABLE', lang, {}) },
+      requestId,
+    );
   } else {
     status = 500;
     log('unexpected error', exception, requestId);
-    body = errorBody({ code: 'INTERNAL_ERROR', message: requestErrorMessage('INTERNAL_ERROR', lang, {}) }, requestId);
+    body = errorBody(
+      { code: 'INTERNAL_ERROR', message: requestErrorMessage('INTERNAL_ERROR', lang, {}) },
+      requestId,
+    );
   }
   if (res.headersSent) {
     res.end();
@@ -63,7 +75,15 @@ export function sendApiError(req: GatewayRequest, res: Response, exception: unkn
 
 function log(what: string, error: unknown, requestId: string): void {
   const e = error as { name?: string; code?: unknown; stack?: string };
-  logger.error({ request_id: requestId, err_name: e.name ?? typeof error, err_code: typeof e.code === 'string' || typeof e.code === 'number' ? String(e.code) : undefined, frames: framesOf(e.stack ?? '') }, what);
+  logger.error(
+    {
+      request_id: requestId,
+      err_name: e.name ?? typeof error,
+      err_code: typeof e.code === 'string' || typeof e.code === 'number' ? String(e.code) : undefined,
+      frames: framesOf(e.stack ?? ''),
+    },
+    what,
+  );
 }
 
 /** Errors Nest or its middleware raise themselves (unknown route, multer's size limit, …). */

@@ -23,7 +23,13 @@ class FakeResponse extends EventEmitter {
 
 function post(length: number | null): GatewayRequest {
   const headers: Record<string, string> = length === null ? {} : { 'content-length': String(length) };
-  return { method: 'POST', requestId: 'req_t', lang: 'en', header: (n: string) => headers[n.toLowerCase()], resume: () => undefined } as unknown as GatewayRequest;
+  return {
+    method: 'POST',
+    requestId: 'req_t',
+    lang: 'en',
+    header: (n: string) => headers[n.toLowerCase()],
+    resume: () => undefined,
+  } as unknown as GatewayRequest;
 }
 
 describe('InflightBytes', () => {

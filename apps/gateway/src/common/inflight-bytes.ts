@@ -29,10 +29,17 @@ export class InflightBytes {
   readonly middleware = (req: GatewayRequest, res: Response, next: NextFunction): void => {
     if (req.method !== 'POST') return next();
     const declared = Number(req.header('content-length'));
-    const bytes = Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, MAX_BODY_BYTES + 1) : MAX_BODY_BYTES;
+    const bytes =
+      Number.isSafeInteger(declared) && declared >= 0
+        ? Math.min(declared, MAX_BODY_BYTES + 1)
+        : MAX_BODY_BYTES;
     // One body alone is always admitted (the 20 MB limit bounds it); several only within the budget.
     if (this.held > 0 && this.held + bytes > this.config.maxInflightBytes) {
-      sendApiError(req, res, new ApiError('SERVICE_UNAVAILABLE', {}, {}, { 'Retry-After': String(INFLIGHT_RETRY_AFTER_SECONDS) }));
+      sendApiError(
+        req,
+        res,
+        new ApiError('SERVICE_UNAVAILABLE', {}, {}, { 'Retry-After': String(INFLIGHT_RETRY_AFTER_SECONDS) }),
+      );
       // The body is read and dropped chunk by chunk (no memory held), so that the client, still
       // sending, receives the 503 instead of a connection reset.
       req.resume();

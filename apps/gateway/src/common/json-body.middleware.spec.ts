@@ -14,7 +14,9 @@ function app() {
     next();
   });
   a.post('/v1/files/generate', jsonBodyMiddleware as express.RequestHandler, (req, res) => {
-    res.status(200).json({ reached: true, type: typeof req.body, bytes: (req as GatewayRequest).rawBody?.length });
+    res
+      .status(200)
+      .json({ reached: true, type: typeof req.body, bytes: (req as GatewayRequest).rawBody?.length });
   });
   return a;
 }
@@ -36,8 +38,16 @@ const BODY = {
       id: 'SST-2026-09',
       reference: 'Session SST',
       transferable_skills: ['115650'],
-      training: { name: 'SST', start_date: '2026-09-14', end_date: '2026-09-15', formacodes: ['42829'], nsf_codes: ['344r'] },
-      holders: [{ unique_id: 'E0', nir: '2550814168025', birth_name: 'DUPONT', validity_start: '2026-09-15' }],
+      training: {
+        name: 'SST',
+        start_date: '2026-09-14',
+        end_date: '2026-09-15',
+        formacodes: ['42829'],
+        nsf_codes: ['344r'],
+      },
+      holders: [
+        { unique_id: 'E0', nir: '2550814168025', birth_name: 'DUPONT', validity_start: '2026-09-15' },
+      ],
     },
   ],
   options: { store: false },
@@ -54,7 +64,10 @@ function expectTooDeep(res: request.Response, field: string, lang: 'en' | 'fr' =
     error: {
       code: 'INVALID_REQUEST',
       message: requestErrorMessage('INVALID_REQUEST', lang, { count: 1 }),
-      details: { fields: [{ field, message: `${FIELD_PROBLEMS.too_deep[lang]} ${MAX_JSON_DEPTH}` }], field_count: 1 },
+      details: {
+        fields: [{ field, message: `${FIELD_PROBLEMS.too_deep[lang]} ${MAX_JSON_DEPTH}` }],
+        field_count: 1,
+      },
       request_id: 'req_test',
     },
   });
@@ -68,7 +81,11 @@ describe('jsonBodyMiddleware: nesting depth', () => {
   it('passes a normal declaration body', async () => {
     const res = await post(JSON.stringify(BODY));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ reached: true, type: 'object', bytes: Buffer.byteLength(JSON.stringify(BODY)) });
+    expect(res.body).toEqual({
+      reached: true,
+      type: 'object',
+      bytes: Buffer.byteLength(JSON.stringify(BODY)),
+    });
   });
 
   it('passes a top-level scalar (the route judges it) and a wide, shallow body', async () => {
@@ -115,7 +132,17 @@ describe('tooDeepPath', () => {
   };
 
   it('null for scalars and for values within the limit', () => {
-    for (const v of [null, 1, 'x', true, undefined, [], {}, deepArray(32), JSON.parse(JSON.stringify(BODY))]) {
+    for (const v of [
+      null,
+      1,
+      'x',
+      true,
+      undefined,
+      [],
+      {},
+      deepArray(32),
+      JSON.parse(JSON.stringify(BODY)),
+    ]) {
       expect(tooDeepPath(v)).toBeNull();
     }
   });

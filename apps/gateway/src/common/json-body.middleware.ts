@@ -39,17 +39,25 @@ export function jsonBodyMiddleware(req: GatewayRequest, res: Response, next: Nex
     if (!err) {
       const deep = tooDeepPath(req.body);
       if (deep === null) return next();
-      const fields = [{ field: deep, message: `${FIELD_PROBLEMS.too_deep[req.lang ?? 'en']} ${MAX_JSON_DEPTH}` }];
+      const fields = [
+        { field: deep, message: `${FIELD_PROBLEMS.too_deep[req.lang ?? 'en']} ${MAX_JSON_DEPTH}` },
+      ];
       return fail(req, res, 'INVALID_REQUEST', { fields, field_count: fields.length });
     }
     const e = err as { type?: string; status?: number };
     if (e.type === 'entity.too.large' || e.status === 413) return fail(req, res, 'PAYLOAD_TOO_LARGE');
-    if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') return fail(req, res, 'UNSUPPORTED_MEDIA_TYPE');
+    if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported')
+      return fail(req, res, 'UNSUPPORTED_MEDIA_TYPE');
     return fail(req, res, 'INVALID_JSON');
   });
 }
 
-function fail(req: GatewayRequest, res: Response, code: RequestErrorCode, details?: { fields: unknown[]; field_count: number }): void {
+function fail(
+  req: GatewayRequest,
+  res: Response,
+  code: RequestErrorCode,
+  details?: { fields: unknown[]; field_count: number },
+): void {
   const status = REQUEST_ERROR_STATUS[code];
   const message = requestErrorMessage(code, req.lang ?? 'en', {
     limit: MAX_BODY_BYTES,
@@ -83,7 +91,13 @@ export function tooDeepPath(root: unknown, maxDepth = MAX_JSON_DEPTH): string | 
   const enter = (container: object, segment: string): boolean => {
     if (stack.length === maxDepth) return false;
     const keys = Array.isArray(container) ? null : Object.keys(container);
-    stack.push({ container, keys, length: keys ? keys.length : (container as unknown[]).length, segment, next: 0 });
+    stack.push({
+      container,
+      keys,
+      length: keys ? keys.length : (container as unknown[]).length,
+      segment,
+      next: 0,
+    });
     return true;
   };
   if (!enter(root, '')) return pathOf(stack, '');
@@ -95,7 +109,8 @@ export function tooDeepPath(root: unknown, maxDepth = MAX_JSON_DEPTH): string | 
     }
     const i = top.next++;
     const key = top.keys ? top.keys[i]! : null;
-    const value: unknown = key === null ? (top.container as unknown[])[i] : (top.container as Record<string, unknown>)[key];
+    const value: unknown =
+      key === null ? (top.container as unknown[])[i] : (top.container as Record<string, unknown>)[key];
     if (!isContainer(value)) continue;
     const segment = key === null ? `[${i}]` : keySegment(key);
     if (!enter(value, segment)) return pathOf(stack, segment);

@@ -11,7 +11,9 @@ import {
 
 function run(path: string): Record<string, string> {
   const headers: Record<string, string> = {};
-  const res = { setHeader: (name: string, value: string) => (headers[name.toLowerCase()] = value) } as unknown as Response;
+  const res = {
+    setHeader: (name: string, value: string) => (headers[name.toLowerCase()] = value),
+  } as unknown as Response;
   const next = jest.fn() as NextFunction;
   securityHeaders()({ path } as Request, res, next);
   expect(next).toHaveBeenCalledTimes(1);
@@ -19,23 +21,33 @@ function run(path: string): Record<string, string> {
 }
 
 describe('securityHeaders', () => {
-  it.each(['/v1/files/generate', '/health/live', '/docs-json', '/nowhere', '/admin'])('%s: nosniff, no framing, no referrer, data CSP', (path) => {
-    const h = run(path);
-    expect(h).toMatchObject({
-      'x-content-type-options': 'nosniff',
-      'x-frame-options': 'DENY',
-      'referrer-policy': 'no-referrer',
-      'content-security-policy': DATA_CSP,
-    });
-  });
+  it.each(['/v1/files/generate', '/health/live', '/docs-json', '/nowhere', '/admin'])(
+    '%s: nosniff, no framing, no referrer, data CSP',
+    (path) => {
+      const h = run(path);
+      expect(h).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'DENY',
+        'referrer-policy': 'no-referrer',
+        'content-security-policy': DATA_CSP,
+      });
+    },
+  );
 
-  it.each(['/docs', '/docs/', '/docs/swagger-ui-init.js', '/admin/queues', '/admin/queues/queue/x', '/DOCS'])('%s: the page CSP', (path) => {
-    expect(run(path)['content-security-policy']).toBe(PAGE_CSP);
-  });
+  it.each(['/docs', '/docs/', '/docs/swagger-ui-init.js', '/admin/queues', '/admin/queues/queue/x', '/DOCS'])(
+    '%s: the page CSP',
+    (path) => {
+      expect(run(path)['content-security-policy']).toBe(PAGE_CSP);
+    },
+  );
 
   it('the page CSP allows the own origin only: no third party, no inline or evaluated script, no framing', () => {
     expect(PAGE_CSP).not.toMatch(/https?:|\*|'unsafe-eval'/);
-    const directives = new Map(PAGE_CSP.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+    const directives = new Map(
+      PAGE_CSP.split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name!, values]),
+    );
     expect(directives.get('default-src')).toEqual(["'self'"]);
     expect(directives.get('script-src')).toEqual(["'self'"]);
     expect(directives.get('frame-ancestors')).toEqual(["'none'"]);

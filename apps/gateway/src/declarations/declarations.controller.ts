@@ -23,7 +23,8 @@ export class DeclarationsController {
     const today = parisDay(this.clock.now());
     const maxRows = rowLimit(req.principal!);
     // A large body was read as bytes only: it is parsed and validated off the event loop.
-    if (req.deferredJson && req.rawBody) return this.pool.validate({ body: req.rawBody, lang: req.lang, maxRows, today });
+    if (req.deferredJson && req.rawBody)
+      return this.pool.validate({ body: req.rawBody, lang: req.lang, maxRows, today });
     return validateBody(body, { lang: req.lang, maxRows, today }, this.references);
   }
 }

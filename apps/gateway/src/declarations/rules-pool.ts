@@ -54,8 +54,10 @@ export class RulesPool implements OnApplicationShutdown {
 
   /** Validates a declaration body given as JSON bytes; throws RequestError for a refused request. */
   async validate(task: ValidateTask): Promise<DeclarationValidationResponse> {
-    const outcome = this.slots.length === 0 ? runValidateTask(task, this.references) : await this.submit(task);
-    if (!outcome.ok) throw new RequestError(outcome.refused.code, outcome.refused.message, outcome.refused.details);
+    const outcome =
+      this.slots.length === 0 ? runValidateTask(task, this.references) : await this.submit(task);
+    if (!outcome.ok)
+      throw new RequestError(outcome.refused.code, outcome.refused.message, outcome.refused.details);
     return outcome.response;
   }
 
@@ -79,13 +81,19 @@ export class RulesPool implements OnApplicationShutdown {
       // The body's bytes move to the thread (transferred, not copied, when they own their memory);
       // the event loop never parses them.
       const bytes = job.task.body;
-      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+      const own =
+        bytes.byteOffset === 0 &&
+        bytes.byteLength === bytes.buffer.byteLength &&
+        bytes.buffer instanceof ArrayBuffer;
       slot.worker.postMessage({ id: job.id, task: job.task }, own ? [bytes.buffer] : []);
     }
   }
 
   private spawn(script: string): Slot {
-    const slot: Slot = { worker: new Worker(script, { workerData: { referenceDataDir: this.config.referenceDataDir } }), busy: null };
+    const slot: Slot = {
+      worker: new Worker(script, { workerData: { referenceDataDir: this.config.referenceDataDir } }),
+      busy: null,
+    };
     slot.worker.on('message', (message: { id: number; outcome?: TaskOutcome; failure?: string }) => {
       const job = slot.busy;
       slot.busy = null;

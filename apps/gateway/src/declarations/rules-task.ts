@@ -1,5 +1,11 @@
 import type { ReferenceDirectory } from '@ppfile/refdata';
-import { parseJsonBody, RequestError, validateDeclarations, type DeclarationValidationResponse, type Lang } from '@ppfile/rules';
+import {
+  parseJsonBody,
+  RequestError,
+  validateDeclarations,
+  type DeclarationValidationResponse,
+  type Lang,
+} from '@ppfile/rules';
 
 /** A declaration body to validate, as its JSON bytes: it is parsed where it is validated. */
 export interface ValidateTask {
@@ -13,10 +19,17 @@ export interface ValidateTask {
 /** What a task ends with, as plain data (it crosses a thread boundary). */
 export type TaskOutcome =
   | { ok: true; response: DeclarationValidationResponse }
-  | { ok: false; refused: { code: RequestError['code']; message: string; details?: Record<string, unknown> } };
+  | {
+      ok: false;
+      refused: { code: RequestError['code']; message: string; details?: Record<string, unknown> };
+    };
 
 /** POST /v1/declarations/validate of a parsed body (throws RequestError): the event loop's small bodies and the threads' large ones. */
-export function validateBody(raw: unknown, task: Omit<ValidateTask, 'body'>, references: ReferenceDirectory): DeclarationValidationResponse {
+export function validateBody(
+  raw: unknown,
+  task: Omit<ValidateTask, 'body'>,
+  references: ReferenceDirectory,
+): DeclarationValidationResponse {
   return validateDeclarations(raw, {
     refs: references.listsFor((raw as { spec_version?: unknown } | null)?.spec_version),
     today: task.today,
@@ -28,10 +41,14 @@ export function validateBody(raw: unknown, task: Omit<ValidateTask, 'body'>, ref
 /** POST /v1/declarations/validate on raw bytes: the same function in a worker thread or inline. */
 export function runValidateTask(task: ValidateTask, references: ReferenceDirectory): TaskOutcome {
   try {
-    const raw = parseJsonBody(Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength).toString('utf8'), task.lang);
+    const raw = parseJsonBody(
+      Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength).toString('utf8'),
+      task.lang,
+    );
     return { ok: true, response: validateBody(raw, task, references) };
   } catch (e) {
-    if (e instanceof RequestError) return { ok: false, refused: { code: e.code, message: e.message, details: e.details } };
+    if (e instanceof RequestError)
+      return { ok: false, refused: { code: e.code, message: e.message, details: e.details } };
     throw e;
   }
 }

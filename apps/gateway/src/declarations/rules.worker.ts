@@ -6,7 +6,9 @@ import { runValidateTask, type ValidateTask } from './rules-task';
  * A thread of the gateway's rules pool (RulesPool): validates large declaration bodies off the
  * event loop that serves every other request. Holds its own reference lists (loaded once).
  */
-const references = new ReferenceDirectory((workerData as { referenceDataDir: string | null }).referenceDataDir);
+const references = new ReferenceDirectory(
+  (workerData as { referenceDataDir: string | null }).referenceDataDir,
+);
 
 parentPort!.on('message', (message: { id: number; task: ValidateTask }) => {
   try {

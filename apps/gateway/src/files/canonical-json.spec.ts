@@ -13,7 +13,8 @@ function recursiveCanonical(value: unknown): string {
   }
   return JSON.stringify(value) ?? 'null';
 }
-const recursiveHash = (value: unknown) => createHash('sha256').update(recursiveCanonical(value)).digest('hex');
+const recursiveHash = (value: unknown) =>
+  createHash('sha256').update(recursiveCanonical(value)).digest('hex');
 
 /** `levels` arrays one within the other, the innermost empty. */
 function deepArray(levels: number): unknown {
@@ -41,8 +42,19 @@ const GENERATE_BODY = {
         nsf_codes: ['344r', '344P'],
       },
       holders: [
-        { unique_id: 'E0', nir: '2 55 08 14 168 025 38', birth_name: 'DUPONT-LÉGER', employer_siret: '200 056 679 00018' },
-        { unique_id: 'E1', nir: '1850578006084', birth_name: 'E\u0301LOUARD', employer_agreement: false, validity_end: null },
+        {
+          unique_id: 'E0',
+          nir: '2 55 08 14 168 025 38',
+          birth_name: 'DUPONT-LÉGER',
+          employer_siret: '200 056 679 00018',
+        },
+        {
+          unique_id: 'E1',
+          nir: '1850578006084',
+          birth_name: 'E\u0301LOUARD',
+          employer_agreement: false,
+          validity_end: null,
+        },
       ],
     },
   ],
@@ -55,15 +67,24 @@ describe('canonicalJson', () => {
     ['keys in any order', { b: 1, a: { d: [3, 2, 1], c: null }, '': 'empty key', 10: 'ten', 9: 'nine' }],
     ['scalars', [0, -0, 1.5e300, -1e-7, true, false, null, '', 'a"b\\c\n\u2028\u0085', '\ud800', '😀']],
     ['empty containers', { a: [], b: {}, c: [[], {}], d: [[[]]] }],
-    ['non-JSON values', { u: undefined, f: () => 1, s: Symbol('x'), n: NaN, i: Infinity, d: new Date(0), m: new Map([[1, 2]]) }],
+    [
+      'non-JSON values',
+      { u: undefined, f: () => 1, s: Symbol('x'), n: NaN, i: Infinity, d: new Date(0), m: new Map([[1, 2]]) },
+    ],
     ['an array with undefined and holes', [undefined, , 1, , undefined]], // eslint-disable-line no-sparse-arrays
-    ['a key "__proto__" and "constructor"', JSON.parse('{"__proto__":{"x":[1]},"constructor":[[["a"]]],"toString":1}')],
+    [
+      'a key "__proto__" and "constructor"',
+      JSON.parse('{"__proto__":{"x":[1]},"constructor":[[["a"]]],"toString":1}'),
+    ],
     ['a top-level scalar', 'text'],
     ['undefined', undefined],
-    ['the same object twice (not a cycle)', (() => {
-      const shared = { k: [1, 2] };
-      return { a: shared, b: [shared, shared] };
-    })()],
+    [
+      'the same object twice (not a cycle)',
+      (() => {
+        const shared = { k: [1, 2] };
+        return { a: shared, b: [shared, shared] };
+      })(),
+    ],
     ['depth 200', deepArray(200)],
   ])('writes %s exactly as the recursive version did', (_name, value) => {
     expect(canonicalJson(value)).toBe(recursiveCanonical(value));

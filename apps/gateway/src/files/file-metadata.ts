@@ -29,5 +29,8 @@ export function downloadUrl(baseUrl: string, fileId: string): string {
 
 /** Expired: swept already, or stored and past its retention (the sweep may not have run yet). */
 export function isExpired(record: FileRecord, now: Date): boolean {
-  return record.status === 'expired' || (record.status === 'available' && !!record.expiresAt && record.expiresAt <= now);
+  return (
+    record.status === 'expired' ||
+    (record.status === 'available' && !!record.expiresAt && record.expiresAt <= now)
+  );
 }

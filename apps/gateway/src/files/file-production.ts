@@ -3,9 +3,21 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, generateResponseBody, newFileId, type FileSummary } from '@ppfile/contract';
 import { FileStore, type FileRecord } from '@ppfile/db';
 import { Clock, isDependencyDown, JobQueue } from '@ppfile/infra';
-import { FileLifecycle, generateInMemory, internalErrorBody, serviceUnavailableBody, summaryOfRecord } from '@ppfile/jobs';
+import {
+  FileLifecycle,
+  generateInMemory,
+  internalErrorBody,
+  serviceUnavailableBody,
+  summaryOfRecord,
+} from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
-import { generatedFileName, parisDay, type DeclarationRequest, type GeneratedFile, type Lang } from '@ppfile/rules';
+import {
+  generatedFileName,
+  parisDay,
+  type DeclarationRequest,
+  type GeneratedFile,
+  type Lang,
+} from '@ppfile/rules';
 import { Draining } from '../common/draining';
 import type { Principal } from '../common/request-context';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
@@ -35,7 +47,14 @@ export class FileProduction {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async produce(input: { principal: Principal; lang: Lang; request: DeclarationRequest; rawBody: Buffer; call: CallOptions; claim: Claim | null }): Promise<Reply> {
+  async produce(input: {
+    principal: Principal;
+    lang: Lang;
+    request: DeclarationRequest;
+    rawBody: Buffer;
+    call: CallOptions;
+    claim: Claim | null;
+  }): Promise<Reply> {
     const { principal, request } = input;
     const reservation = await this.units.reserve(principal, request.rowCount, { produces: true });
     if (request.options.store && request.rowCount > this.config.queue.generateThresholdRows) {
@@ -44,19 +63,52 @@ export class FileProduction {
     return this.inProcess({ ...input, reservation });
   }
 
-  private async inProcess(input: { principal: Principal; lang: Lang; request: DeclarationRequest; reservation: Reservation }): Promise<Reply> {
+  private async inProcess(input: {
+    principal: Principal;
+    lang: Lang;
+    request: DeclarationRequest;
+    reservation: Reservation;
+  }): Promise<Reply> {
     const { principal, lang, request, reservation } = input;
     const now = this.clock.now();
     let file: GeneratedFile;
     let record: FileRecord;
     try {
-      file = generateInMemory({ request, lang, references: (v) => this.references.lists(v), today: now, generationDay: now });
-      const base = this.recordOf({ principal, request, id: newFileId(), filename: file.filename, reservation, now, lang, requestId: '' });
+      file = generateInMemory({
+        request,
+        lang,
+        references: (v) => this.references.lists(v),
+        today: now,
+        generationDay: now,
+      });
+      const base = this.recordOf({
+        principal,
+        request,
+        id: newFileId(),
+        filename: file.filename,
+        reservation,
+        now,
+        lang,
+        requestId: '',
+      });
       if (!request.options.store) {
-        await this.lifecycle.recordNotStored({ record: { ...base, rows: file.rows, declarations: file.declarations }, reservationId: reservation?.reservationId ?? null, file });
-        return this.reply({ fileId: base.id, principal, summary: { ...file, content: file.content }, stored: false, expiresAt: null });
+        await this.lifecycle.recordNotStored({
+          record: { ...base, rows: file.rows, declarations: file.declarations },
+          reservationId: reservation?.reservationId ?? null,
+          file,
+        });
+        return this.reply({
+          fileId: base.id,
+          principal,
+          summary: { ...file, content: file.content },
+          stored: false,
+          expiresAt: null,
+        });
       }
-      record = await this.lifecycle.open({ record: { ...base, rows: file.rows, declarations: file.declarations }, reservationId: reservation?.reservationId ?? null });
+      record = await this.lifecycle.open({
+        record: { ...base, rows: file.rows, declarations: file.declarations },
+        reservationId: reservation?.reservationId ?? null,
+      });
     } catch (e) {
       // Nothing was accepted: the units go back (once, whoever else tries).
       await this.units.release(reservation).catch(() => undefined);
@@ -71,7 +123,13 @@ export class FileProduction {
       await this.lifecycle.fail(record.id, error).catch(() => undefined);
       throw e;
     }
-    return this.reply({ fileId: final.id, principal, summary: file, stored: true, expiresAt: final.expiresAt });
+    return this.reply({
+      fileId: final.id,
+      principal,
+      summary: file,
+      stored: true,
+      expiresAt: final.expiresAt,
+    });
   }
 
   private async byJob(input: {
@@ -90,7 +148,16 @@ export class FileProduction {
     try {
       await this.lifecycle.open({
         record: {
-          ...this.recordOf({ principal, request, id: fileId, filename, reservation, now, lang, requestId: call.requestId }),
+          ...this.recordOf({
+            principal,
+            request,
+            id: fileId,
+            filename,
+            reservation,
+            now,
+            lang,
+            requestId: call.requestId,
+          }),
           rows: request.rowCount,
           declarations: request.declarations.length,
         },
@@ -137,8 +204,15 @@ export class FileProduction {
   /** The answer a finished record gives (a retried request whose first attempt died, a waiting request). */
   replyOfRecord(record: FileRecord, principal: Principal): Reply {
     if (record.status === 'processing') return processingReply(record.id);
-    if (record.status === 'failed') throw ApiError.fromBody((record.error as { error?: Record<string, never> } | null)?.error);
-    return this.reply({ fileId: record.id, principal, summary: summaryOfRecord(record), stored: record.stored, expiresAt: record.expiresAt });
+    if (record.status === 'failed')
+      throw ApiError.fromBody((record.error as { error?: Record<string, never> } | null)?.error);
+    return this.reply({
+      fileId: record.id,
+      principal,
+      summary: summaryOfRecord(record),
+      stored: record.stored,
+      expiresAt: record.expiresAt,
+    });
   }
 
   /**
@@ -148,12 +222,24 @@ export class FileProduction {
   replay(stored: Record<string, unknown>, request: DeclarationRequest, lang: Lang): Record<string, unknown> {
     if (stored.stored !== false || typeof stored.sha256 !== 'string') return stored;
     const now = this.clock.now();
-    const file = generateInMemory({ request, lang, references: (v) => this.references.lists(v), today: now, generationDay: now });
+    const file = generateInMemory({
+      request,
+      lang,
+      references: (v) => this.references.lists(v),
+      today: now,
+      generationDay: now,
+    });
     if (file.sha256 !== stored.sha256) throw new Error('replayed content differs from the original');
     return { ...stored, content: file.content.toString('utf8') };
   }
 
-  private reply(input: { fileId: string; principal: Principal; summary: FileSummary; stored: boolean; expiresAt: Date | null }): Reply {
+  private reply(input: {
+    fileId: string;
+    principal: Principal;
+    summary: FileSummary;
+    stored: boolean;
+    expiresAt: Date | null;
+  }): Reply {
     const { fileId, stored } = input;
     const body = generateResponseBody(input.summary, {
       file_id: fileId,

@@ -63,8 +63,17 @@ describe('download and metadata by state', () => {
   });
 
   it('not stored: 404 FILE_NOT_STORED, no download url', () => {
-    const notStored = { ...base, status: 'not_stored' as const, stored: false, objectKey: null, expiresAt: null };
+    const notStored = {
+      ...base,
+      status: 'not_stored' as const,
+      stored: false,
+      objectKey: null,
+      expiresAt: null,
+    };
     expect(downloadState(notStored, now)).toEqual({ kind: 'not_stored' });
-    expect(fileMetadata(notStored, now, 'http://x')).toMatchObject({ status: 'not_stored', download_url: null });
+    expect(fileMetadata(notStored, now, 'http://x')).toMatchObject({
+      status: 'not_stored',
+      download_url: null,
+    });
   });
 });

@@ -26,20 +26,32 @@ export class FileReader {
   }
 
   /** Only for the key that created the file (SERVICE.md §4.5). */
-  async download(principal: Principal, id: string): Promise<{ filename: string; sha256: string; content: Buffer }> {
+  async download(
+    principal: Principal,
+    id: string,
+  ): Promise<{ filename: string; sha256: string; content: Buffer }> {
     const record = await this.ownRecord(principal, id);
     const state = downloadState(record, this.clock.now());
     switch (state.kind) {
       case 'not_stored':
         throw new ApiError('FILE_NOT_STORED');
       case 'processing':
-        throw new ApiError('FILE_NOT_AVAILABLE', { expected: 'processing' }, { status: 'processing' }, { 'Retry-After': String(PROCESSING_RETRY_AFTER_SECONDS) });
+        throw new ApiError(
+          'FILE_NOT_AVAILABLE',
+          { expected: 'processing' },
+          { status: 'processing' },
+          { 'Retry-After': String(PROCESSING_RETRY_AFTER_SECONDS) },
+        );
       case 'failed':
         throw new ApiError('FILE_NOT_AVAILABLE', { expected: 'failed' }, { status: 'failed' });
       case 'expired':
         throw new ApiError('FILE_EXPIRED', { limit: state.retentionHours });
       case 'available':
-        return { filename: record.filename, sha256: record.sha256 ?? '', content: await this.storage.get(state.objectKey) };
+        return {
+          filename: record.filename,
+          sha256: record.sha256 ?? '',
+          content: await this.storage.get(state.objectKey),
+        };
     }
   }
 
@@ -64,7 +76,9 @@ export function downloadState(record: FileRecord, now: Date): DownloadState {
   if (record.status === 'processing') return { kind: 'processing' };
   if (record.status === 'failed') return { kind: 'failed' };
   if (isExpired(record, now) || !record.objectKey) {
-    const retentionHours = record.expiresAt ? Math.round((record.expiresAt.getTime() - record.createdAt.getTime()) / 3600_000) : CURRENT_LIMITS.maxRetentionHours;
+    const retentionHours = record.expiresAt
+      ? Math.round((record.expiresAt.getTime() - record.createdAt.getTime()) / 3600_000)
+      : CURRENT_LIMITS.maxRetentionHours;
     return { kind: 'expired', retentionHours };
   }
   return { kind: 'available', objectKey: record.objectKey };

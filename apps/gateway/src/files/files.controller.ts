@@ -1,4 +1,17 @@
-import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Req,
+  Res,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { FIELD_PROBLEMS, type FileValidationResponse } from '@ppfile/rules';
@@ -28,10 +41,14 @@ export class FilesController {
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<Record<string, unknown>> {
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      throw new ApiError('INVALID_REQUEST', { count: 1 }, {
-        fields: [{ field: 'Idempotency-Key', message: FIELD_PROBLEMS.idempotency_key[req.lang] }],
-        field_count: 1,
-      });
+      throw new ApiError(
+        'INVALID_REQUEST',
+        { count: 1 },
+        {
+          fields: [{ field: 'Idempotency-Key', message: FIELD_PROBLEMS.idempotency_key[req.lang] }],
+          field_count: 1,
+        },
+      );
     }
     const respondAsync = /(^|[,;\s])respond-async\b/i.test(req.header('prefer') ?? '');
     const reply = await this.generation.generate({
@@ -53,13 +70,20 @@ export class FilesController {
   @Post('validate')
   @HttpCode(200)
   // Memory storage (no `dest`): the upload never touches the disk (SERVICE.md §4.3).
-  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_BODY_BYTES, files: 1, fields: 10, fieldSize: 1024 } }))
+  @UseInterceptors(
+    FileInterceptor('file', { limits: { fileSize: MAX_BODY_BYTES, files: 1, fields: 10, fieldSize: 1024 } }),
+  )
   async validate(
     @Req() req: GatewayRequest,
     @UploadedFile() file: { buffer: Buffer; originalname: string } | undefined,
     @Body() fields: UploadFields,
   ): Promise<FileValidationResponse> {
-    return this.uploads.validate({ principal: req.principal!, lang: req.lang, upload: file, fields: fields ?? {} });
+    return this.uploads.validate({
+      principal: req.principal!,
+      lang: req.lang,
+      upload: file,
+      fields: fields ?? {},
+    });
   }
 
   @Get(':id')
@@ -73,7 +97,10 @@ export class FilesController {
     const etag = `"${file.sha256}"`;
     // A conditional GET for the file the client already has: 304, no body (RFC 9110 §13.1.2).
     const match = req.header('if-none-match');
-    if (match !== undefined && (match.trim() === '*' || match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))) {
+    if (
+      match !== undefined &&
+      (match.trim() === '*' || match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))
+    ) {
       res.status(304).setHeader('ETag', etag);
       res.end();
       return;

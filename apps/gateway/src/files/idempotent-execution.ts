@@ -36,7 +36,13 @@ export class IdempotentExecution {
     const { keyId, key } = options;
     if (key === undefined) return options.execute(null);
     const leaseMs = (this.config.queue.waitSeconds + 60) * 1000;
-    const begun = await this.records.beginIdempotent(keyId, key, bodyHash(options.body), this.clock.now(), leaseMs);
+    const begun = await this.records.beginIdempotent(
+      keyId,
+      key,
+      bodyHash(options.body),
+      this.clock.now(),
+      leaseMs,
+    );
     switch (begun.state) {
       case 'mismatch':
         throw new ApiError('IDEMPOTENCY_KEY_REUSED');
@@ -46,14 +52,17 @@ export class IdempotentExecution {
         const stored = begun.body as Record<string, unknown>;
         // A 202 is not replayed as it was: the file has moved on since. The retry gets its state now
         // (200 with the file once available, else 202 with Location again).
-        if (begun.status === 202 && typeof stored.file_id === 'string') return { ...(await options.resume(stored.file_id)), replayed: true };
+        if (begun.status === 202 && typeof stored.file_id === 'string')
+          return { ...(await options.resume(stored.file_id)), replayed: true };
         return { status: begun.status, body: options.replay(stored), replayed: true };
       }
       case 'accepted':
         return this.complete(keyId, key, await options.resume(begun.fileId));
     }
     try {
-      const reply = await options.execute({ attachFile: (fileId) => this.records.attachFile(keyId, key, fileId) });
+      const reply = await options.execute({
+        attachFile: (fileId) => this.records.attachFile(keyId, key, fileId),
+      });
       return await this.complete(keyId, key, reply);
     } catch (e) {
       // A failed request keeps nothing: the same key may be retried.
@@ -66,7 +75,13 @@ export class IdempotentExecution {
     // The CSV itself is never kept for replay (store: false means written nowhere).
     const kept = { ...reply.body };
     delete kept.content;
-    await this.records.completeIdempotent(keyId, key, reply.status, kept as Prisma.InputJsonValue, (reply.body.file_id as string) ?? null);
+    await this.records.completeIdempotent(
+      keyId,
+      key,
+      reply.status,
+      kept as Prisma.InputJsonValue,
+      (reply.body.file_id as string) ?? null,
+    );
     return reply;
   }
 }

@@ -7,7 +7,11 @@ import type { GatewayRequest } from '../common/request-context';
 export function multipartOnly(req: GatewayRequest, res: Response, next: NextFunction): void {
   const type = (req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (req.method === 'POST' && type !== 'multipart/form-data') {
-    return sendApiError(req, res, new ApiError('UNSUPPORTED_MEDIA_TYPE', { expected: 'multipart/form-data' }));
+    return sendApiError(
+      req,
+      res,
+      new ApiError('UNSUPPORTED_MEDIA_TYPE', { expected: 'multipart/form-data' }),
+    );
   }
   next();
 }

@@ -14,5 +14,10 @@ export interface CallOptions {
 }
 
 export function processingReply(fileId: string): Reply {
-  return { status: 202, body: { file_id: fileId, status: 'processing' }, replayed: false, location: `/v1/files/${fileId}` };
+  return {
+    status: 202,
+    body: { file_id: fileId, status: 'processing' },
+    replayed: false,
+    location: `/v1/files/${fileId}`,
+  };
 }

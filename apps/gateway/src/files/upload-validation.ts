@@ -2,7 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '@ppfile/contract';
 import { Clock, JobQueue } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
-import { createCsvValidator, FIELD_PROBLEMS, parisDay, type FileValidationResponse, type Lang } from '@ppfile/rules';
+import {
+  createCsvValidator,
+  FIELD_PROBLEMS,
+  parisDay,
+  type FileValidationResponse,
+  type Lang,
+} from '@ppfile/rules';
 import type { Principal } from '../common/request-context';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { rowLimit } from '../limits/row-limit';
@@ -45,7 +51,11 @@ export class UploadValidation {
       problems.push({ field: 'strict_references', message: `${FIELD_PROBLEMS.one_of[lang]}: true, false` });
     }
     if (problems.length || !upload) {
-      throw new ApiError('INVALID_REQUEST', { count: problems.length }, { fields: problems, field_count: problems.length });
+      throw new ApiError(
+        'INVALID_REQUEST',
+        { count: problems.length },
+        { fields: problems, field_count: problems.length },
+      );
     }
     const limit = rowLimit(principal);
     const today = parisDay(this.clock.now());
@@ -58,7 +68,12 @@ export class UploadValidation {
     };
     // Built first on both paths: it refuses a wrong type, declarant or spec_version (400) before any
     // unit is reserved or anything is queued.
-    const validator = createCsvValidator(form, { refs: this.references.listsFor(fields.spec_version), today, lang, maxRows: limit });
+    const validator = createCsvValidator(form, {
+      refs: this.references.listsFor(fields.spec_version),
+      today,
+      lang,
+      maxRows: limit,
+    });
     const lines = countDataLines(upload.buffer);
     if (lines > limit) throw new ApiError('LINE_LIMIT_EXCEEDED', { limit }, { limit, rows: lines });
     const reservation = await this.units.reserve(principal, lines);

@@ -23,7 +23,9 @@ export class HealthController {
   }
 
   @Get('ready')
-  async ready(@Res({ passthrough: true }) res: Response): Promise<ReturnType<typeof readinessAnswer>['body']> {
+  async ready(
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ReturnType<typeof readinessAnswer>['body']> {
     const answer = readinessAnswer(await this.checks.readiness());
     res.status(answer.status);
     for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);

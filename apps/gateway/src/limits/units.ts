@@ -27,7 +27,11 @@ export class Units {
    * API.md §10): test keys are for trying the API, not a free way to produce files. Validations with
    * a test key count nothing (`produces: false`).
    */
-  async reserve(principal: Principal, units: number, options: { produces?: boolean } = {}): Promise<Reservation> {
+  async reserve(
+    principal: Principal,
+    units: number,
+    options: { produces?: boolean } = {},
+  ): Promise<Reservation> {
     if (units === 0) return null;
     const test = principal.mode === 'test';
     if (test && !options.produces) return null;

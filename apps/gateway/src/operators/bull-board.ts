@@ -10,7 +10,11 @@ import type { RequestHandler } from 'express';
 export const BULL_BOARD_PATH = '/admin/queues';
 
 /** Bull Board at /admin/queues, behind operator authentication; read-only unless BULL_BOARD_WRITABLE. */
-export function mountBullBoard(app: INestApplication, config: GatewayConfig, operatorGate: RequestHandler): void {
+export function mountBullBoard(
+  app: INestApplication,
+  config: GatewayConfig,
+  operatorGate: RequestHandler,
+): void {
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(BULL_BOARD_PATH);
   createBullBoard({
@@ -34,8 +38,12 @@ const EXTERNAL_LINK = /<link\b[^>]*\bhref\s*=\s*["']?(?:https?:)?\/\/[^>]*>\s*/g
  * the browser does not even try (and logs no violation). Its CSS falls back to the system fonts.
  */
 export function withoutExternalStylesheets(_req: Request, res: Response, next: NextFunction): void {
-  const render = res.render.bind(res) as (view: string, options: object, done: (err: Error | null, html?: string) => void) => void;
-  res.render = ((view: string, options?: object) => {
+  const render = res.render.bind(res) as (
+    view: string,
+    options: object,
+    done: (err: Error | null, html?: string) => void,
+  ) => void;
+  res.render = (view: string, options?: object) => {
     render(view, options ?? {}, (err, html) => {
       if (err || html === undefined) {
         res.status(500).type('text/plain').send('Bull Board could not be rendered.\n');
@@ -43,6 +51,6 @@ export function withoutExternalStylesheets(_req: Request, res: Response, next: N
       }
       res.type('html').send(html.replace(EXTERNAL_LINK, ''));
     });
-  });
+  };
   next();
 }

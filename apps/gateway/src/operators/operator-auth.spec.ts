@@ -15,7 +15,11 @@ function setup() {
   const call = (authorization: string | undefined, ip = '203.0.113.7') =>
     new Promise<Answer>((resolve) => {
       const answer: Answer = { status: null, headers: {}, passed: false };
-      const req = { ip, socket: {}, header: (name: string) => (name.toLowerCase() === 'authorization' ? authorization : undefined) };
+      const req = {
+        ip,
+        socket: {},
+        header: (name: string) => (name.toLowerCase() === 'authorization' ? authorization : undefined),
+      };
       const res = {
         headersSent: false,
         setHeader: (name: string, value: string) => (answer.headers[name.toLowerCase()] = value),
@@ -39,7 +43,8 @@ function setup() {
   return { call, advance: (ms: number) => (now += ms) };
 }
 
-const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+const basic = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 describe('operatorAuth', () => {
   it('lets the right credentials through; refuses others with 401 and a Basic challenge', async () => {
@@ -54,15 +59,21 @@ describe('operatorAuth', () => {
 
   it('after 10 failures from an address: 429 with Retry-After, even for the right password, until the window passes', async () => {
     const { call, advance } = setup();
-    for (let i = 0; i < 10; i++) await expect(call(basic('operator', `guess-${i}`))).resolves.toMatchObject({ status: 401 });
+    for (let i = 0; i < 10; i++)
+      await expect(call(basic('operator', `guess-${i}`))).resolves.toMatchObject({ status: 401 });
     const refused = await call(basic('operator', 'guess-10'));
     expect(refused).toMatchObject({ passed: false, status: 429 });
     expect(refused.headers['retry-after']).toBe('300');
     expect(refused.headers['www-authenticate']).toBeUndefined();
-    await expect(call(basic('operator', 'operator-secret'))).resolves.toMatchObject({ passed: false, status: 429 });
+    await expect(call(basic('operator', 'operator-secret'))).resolves.toMatchObject({
+      passed: false,
+      status: 429,
+    });
     await expect(call(undefined)).resolves.toMatchObject({ status: 429 });
     // Another address with the right password is fine.
-    await expect(call(basic('operator', 'operator-secret'), '203.0.113.8')).resolves.toMatchObject({ passed: true });
+    await expect(call(basic('operator', 'operator-secret'), '203.0.113.8')).resolves.toMatchObject({
+      passed: true,
+    });
     advance(5 * 60_000);
     await expect(call(basic('operator', 'operator-secret'))).resolves.toMatchObject({ passed: true });
   });
@@ -70,7 +81,9 @@ describe('operatorAuth', () => {
   it('after 20 failures for a user name from many addresses: 429 for that name from anywhere', async () => {
     const { call } = setup();
     for (let i = 0; i < 20; i++) await call(basic('operator', 'wrong'), `198.51.100.${i}`);
-    await expect(call(basic('operator', 'operator-secret'), '198.51.100.99')).resolves.toMatchObject({ status: 429 });
+    await expect(call(basic('operator', 'operator-secret'), '198.51.100.99')).resolves.toMatchObject({
+      status: 429,
+    });
     // Requests without credentials from a fresh address still get the challenge.
     await expect(call(undefined, '198.51.100.98')).resolves.toMatchObject({ status: 401 });
   });
@@ -83,7 +96,9 @@ describe('operatorAuth', () => {
         type: () => res,
         send: () => res,
       };
-      middleware({ header: () => undefined } as unknown as Request, res as unknown as Response, () => resolve(0));
+      middleware({ header: () => undefined } as unknown as Request, res as unknown as Response, () =>
+        resolve(0),
+      );
     });
     expect(status).toBe(404);
   });

@@ -5,7 +5,12 @@ import type { NextFunction, Request, Response } from 'express';
 import { Redis } from 'ioredis';
 import { Clock } from '@ppfile/infra';
 import type { GatewayConfig } from '../config';
-import { FallbackFailureStore, MemoryFailureStore, OperatorThrottle, RedisFailureStore } from './operator-throttle';
+import {
+  FallbackFailureStore,
+  MemoryFailureStore,
+  OperatorThrottle,
+  RedisFailureStore,
+} from './operator-throttle';
 
 const logger = new Logger('operators');
 
@@ -25,7 +30,10 @@ export function operatorAuth(
   const expected = operator ? digest(`${operator.user}:${operator.password}`) : null;
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!expected) {
-      res.status(404).type('text/plain').send('Operator pages are disabled: set OPERATOR_USER and OPERATOR_PASSWORD.\n');
+      res
+        .status(404)
+        .type('text/plain')
+        .send('Operator pages are disabled: set OPERATOR_USER and OPERATOR_PASSWORD.\n');
       return;
     }
     const header = req.header('authorization');
@@ -59,7 +67,10 @@ export function operatorAuth(
  */
 export function operatorAuthFor(app: INestApplication, config: GatewayConfig) {
   const clock = app.get(Clock);
-  const store = new FallbackFailureStore(new RedisFailureStore(app.get(Redis), config.queue.prefix), new MemoryFailureStore());
+  const store = new FallbackFailureStore(
+    new RedisFailureStore(app.get(Redis), config.queue.prefix),
+    new MemoryFailureStore(),
+  );
   return operatorAuth(config.operator, new OperatorThrottle(store, () => clock.now().getTime()));
 }
 

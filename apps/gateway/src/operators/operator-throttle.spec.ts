@@ -24,23 +24,37 @@ describe('OperatorThrottle', () => {
       advance(1000);
     }
     // The 11th: refused, for what remains of the 5 minutes that began with the first failure.
-    await expect(throttle.attempt('203.0.113.7', 'operator', true)).resolves.toEqual({ allowed: false, retryAfterSeconds: 290 });
-    await expect(throttle.attempt('203.0.113.7', 'operator', false)).resolves.toEqual({ allowed: false, retryAfterSeconds: 290 });
+    await expect(throttle.attempt('203.0.113.7', 'operator', true)).resolves.toEqual({
+      allowed: false,
+      retryAfterSeconds: 290,
+    });
+    await expect(throttle.attempt('203.0.113.7', 'operator', false)).resolves.toEqual({
+      allowed: false,
+      retryAfterSeconds: 290,
+    });
     await expect(throttle.attempt('203.0.113.7', null, false)).resolves.toMatchObject({ allowed: false });
     // Refused attempts do not extend the window.
     advance(289_000);
-    await expect(throttle.attempt('203.0.113.7', 'operator', false)).resolves.toEqual({ allowed: false, retryAfterSeconds: 1 });
+    await expect(throttle.attempt('203.0.113.7', 'operator', false)).resolves.toEqual({
+      allowed: false,
+      retryAfterSeconds: 1,
+    });
     advance(1000);
     await expect(throttle.attempt('203.0.113.7', 'operator', false)).resolves.toEqual({ allowed: true });
     // A new window: 10 failures again.
-    for (let i = 0; i < 10; i++) await expect(throttle.attempt('203.0.113.7', 'operator', true)).resolves.toEqual({ allowed: true });
-    await expect(throttle.attempt('203.0.113.7', 'operator', true)).resolves.toMatchObject({ allowed: false });
+    for (let i = 0; i < 10; i++)
+      await expect(throttle.attempt('203.0.113.7', 'operator', true)).resolves.toEqual({ allowed: true });
+    await expect(throttle.attempt('203.0.113.7', 'operator', true)).resolves.toMatchObject({
+      allowed: false,
+    });
   });
 
   it('other addresses are not affected by one address being throttled', async () => {
     const { throttle } = setup();
     for (let i = 0; i < 11; i++) await throttle.attempt('203.0.113.7', 'x', true);
-    await expect(throttle.attempt('203.0.113.7', 'operator', false)).resolves.toMatchObject({ allowed: false });
+    await expect(throttle.attempt('203.0.113.7', 'operator', false)).resolves.toMatchObject({
+      allowed: false,
+    });
     await expect(throttle.attempt('203.0.113.8', 'operator', false)).resolves.toEqual({ allowed: true });
   });
 
@@ -49,7 +63,10 @@ describe('OperatorThrottle', () => {
     for (let i = 0; i < 20; i++) {
       await expect(throttle.attempt(`198.51.100.${i}`, 'operator', true)).resolves.toEqual({ allowed: true });
     }
-    await expect(throttle.attempt('198.51.100.200', 'operator', false)).resolves.toEqual({ allowed: false, retryAfterSeconds: 300 });
+    await expect(throttle.attempt('198.51.100.200', 'operator', false)).resolves.toEqual({
+      allowed: false,
+      retryAfterSeconds: 300,
+    });
     // Another user name from a fresh address is not refused.
     await expect(throttle.attempt('198.51.100.201', 'root', true)).resolves.toEqual({ allowed: true });
     await expect(throttle.attempt('198.51.100.202', null, false)).resolves.toEqual({ allowed: true });
@@ -57,15 +74,22 @@ describe('OperatorThrottle', () => {
 
   it('successes and attempts without credentials do not count', async () => {
     const { throttle } = setup();
-    for (let i = 0; i < 100; i++) await expect(throttle.attempt('203.0.113.7', 'operator', false)).resolves.toEqual({ allowed: true });
-    for (let i = 0; i < 100; i++) await expect(throttle.attempt('203.0.113.7', null, false)).resolves.toEqual({ allowed: true });
-    for (let i = 0; i < 10; i++) await expect(throttle.attempt('203.0.113.7', 'operator', true)).resolves.toEqual({ allowed: true });
-    await expect(throttle.attempt('203.0.113.7', 'operator', false)).resolves.toMatchObject({ allowed: false });
+    for (let i = 0; i < 100; i++)
+      await expect(throttle.attempt('203.0.113.7', 'operator', false)).resolves.toEqual({ allowed: true });
+    for (let i = 0; i < 100; i++)
+      await expect(throttle.attempt('203.0.113.7', null, false)).resolves.toEqual({ allowed: true });
+    for (let i = 0; i < 10; i++)
+      await expect(throttle.attempt('203.0.113.7', 'operator', true)).resolves.toEqual({ allowed: true });
+    await expect(throttle.attempt('203.0.113.7', 'operator', false)).resolves.toMatchObject({
+      allowed: false,
+    });
   });
 
   it('concurrent guesses cannot pass the limit', async () => {
     const { throttle } = setup();
-    const verdicts = await Promise.all(Array.from({ length: 50 }, () => throttle.attempt('203.0.113.7', 'operator', true)));
+    const verdicts = await Promise.all(
+      Array.from({ length: 50 }, () => throttle.attempt('203.0.113.7', 'operator', true)),
+    );
     expect(verdicts.filter((v) => v.allowed)).toHaveLength(10);
   });
 
@@ -78,7 +102,9 @@ describe('OperatorThrottle', () => {
     expect(addressKey('::1')).toBe('0:0:0:0::/64');
     const { throttle } = setup();
     for (let i = 0; i < 10; i++) await throttle.attempt(`2001:db8:1:2::${i + 1}`, null, true);
-    await expect(throttle.attempt('2001:db8:1:2:ffff::9', null, false)).resolves.toMatchObject({ allowed: false });
+    await expect(throttle.attempt('2001:db8:1:2:ffff::9', null, false)).resolves.toMatchObject({
+      allowed: false,
+    });
     await expect(throttle.attempt('2001:db8:1:3::1', null, false)).resolves.toEqual({ allowed: true });
   });
 });
@@ -104,13 +130,18 @@ describe('MemoryFailureStore', () => {
 
 describe('FallbackFailureStore', () => {
   it('counts in memory while the primary store fails, and warns once a minute', async () => {
-    const broken: FailureStore = { attempt: () => Promise.reject(Object.assign(new Error('down'), { code: 'ECONNREFUSED' })) };
+    const broken: FailureStore = {
+      attempt: () => Promise.reject(Object.assign(new Error('down'), { code: 'ECONNREFUSED' })),
+    };
     const warn = jest.fn();
     const store = new FallbackFailureStore(broken, new MemoryFailureStore(), { warn });
     let now = 0;
     const throttle = new OperatorThrottle(store, () => now, LIMITS);
-    for (let i = 0; i < 10; i++) await expect(throttle.attempt('203.0.113.7', 'operator', true)).resolves.toEqual({ allowed: true });
-    await expect(throttle.attempt('203.0.113.7', 'operator', false)).resolves.toMatchObject({ allowed: false });
+    for (let i = 0; i < 10; i++)
+      await expect(throttle.attempt('203.0.113.7', 'operator', true)).resolves.toEqual({ allowed: true });
+    await expect(throttle.attempt('203.0.113.7', 'operator', false)).resolves.toMatchObject({
+      allowed: false,
+    });
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0][0]).toContain('ECONNREFUSED');
     now += 60_000;

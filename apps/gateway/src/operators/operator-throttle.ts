@@ -21,7 +21,11 @@ export interface OperatorThrottleLimits {
   perUser: number;
 }
 
-export const OPERATOR_THROTTLE_LIMITS: OperatorThrottleLimits = { windowMs: 5 * 60_000, perAddress: 10, perUser: 20 };
+export const OPERATOR_THROTTLE_LIMITS: OperatorThrottleLimits = {
+  windowMs: 5 * 60_000,
+  perAddress: 10,
+  perUser: 20,
+};
 
 export interface ThrottleCounter {
   /** e.g. "ip:203.0.113.7" or "user:<digest of the name>". */
@@ -35,7 +39,12 @@ export interface ThrottleCounter {
  * otherwise it counts one failure under every counter when `failed`, and answers 0.
  */
 export interface FailureStore {
-  attempt(counters: readonly ThrottleCounter[], failed: boolean, nowMs: number, windowMs: number): Promise<number>;
+  attempt(
+    counters: readonly ThrottleCounter[],
+    failed: boolean,
+    nowMs: number,
+    windowMs: number,
+  ): Promise<number>;
 }
 
 /**
@@ -52,7 +61,12 @@ export class MemoryFailureStore implements FailureStore {
     return this.counters.size;
   }
 
-  attempt(counters: readonly ThrottleCounter[], failed: boolean, nowMs: number, windowMs: number): Promise<number> {
+  attempt(
+    counters: readonly ThrottleCounter[],
+    failed: boolean,
+    nowMs: number,
+    windowMs: number,
+  ): Promise<number> {
     const current = counters.map((c) => {
       const entry = this.counters.get(c.name);
       return entry && nowMs - entry.start < windowMs ? entry : { start: nowMs, count: 0 };
@@ -72,7 +86,8 @@ export class MemoryFailureStore implements FailureStore {
 
   private makeRoom(nowMs: number, windowMs: number): void {
     if (this.counters.size < this.maxEntries) return;
-    for (const [name, entry] of this.counters) if (nowMs - entry.start >= windowMs) this.counters.delete(name);
+    for (const [name, entry] of this.counters)
+      if (nowMs - entry.start >= windowMs) this.counters.delete(name);
     for (const name of this.counters.keys()) {
       if (this.counters.size < this.maxEntries) break;
       this.counters.delete(name);
@@ -113,9 +128,19 @@ export class RedisFailureStore implements FailureStore {
     private readonly prefix: string,
   ) {}
 
-  async attempt(counters: readonly ThrottleCounter[], failed: boolean, nowMs: number, windowMs: number): Promise<number> {
+  async attempt(
+    counters: readonly ThrottleCounter[],
+    failed: boolean,
+    nowMs: number,
+    windowMs: number,
+  ): Promise<number> {
     const keys = counters.map((c) => `${this.prefix}:opauth:${c.name}`);
-    const args = [String(nowMs), String(windowMs), failed ? '1' : '0', ...counters.map((c) => String(c.limit))];
+    const args = [
+      String(nowMs),
+      String(windowMs),
+      failed ? '1' : '0',
+      ...counters.map((c) => String(c.limit)),
+    ];
     return Number(await this.redis.eval(ATTEMPT_SCRIPT, keys.length, ...keys, ...args));
   }
 }
@@ -133,14 +158,21 @@ export class FallbackFailureStore implements FailureStore {
     private readonly logger: Pick<Logger, 'warn'> = new Logger('operators'),
   ) {}
 
-  async attempt(counters: readonly ThrottleCounter[], failed: boolean, nowMs: number, windowMs: number): Promise<number> {
+  async attempt(
+    counters: readonly ThrottleCounter[],
+    failed: boolean,
+    nowMs: number,
+    windowMs: number,
+  ): Promise<number> {
     try {
       return await this.primary.attempt(counters, failed, nowMs, windowMs);
     } catch (e) {
       if (nowMs - this.lastWarning >= 60_000) {
         this.lastWarning = nowMs;
         const code = (e as NodeJS.ErrnoException).code ?? (e as Error).name;
-        this.logger.warn(`operator sign-in throttle: Redis unreachable (${code}); counting in this process meanwhile`);
+        this.logger.warn(
+          `operator sign-in throttle: Redis unreachable (${code}); counting in this process meanwhile`,
+        );
       }
       return this.fallback.attempt(counters, failed, nowMs, windowMs);
     }
@@ -167,10 +199,14 @@ export class OperatorThrottle {
    * `user` is the user name given, if any.
    */
   async attempt(address: string, user: string | null, failed: boolean): Promise<ThrottleVerdict> {
-    const counters: ThrottleCounter[] = [{ name: `ip:${addressKey(address)}`, limit: this.limits.perAddress }];
+    const counters: ThrottleCounter[] = [
+      { name: `ip:${addressKey(address)}`, limit: this.limits.perAddress },
+    ];
     if (user !== null) counters.push({ name: `user:${userKey(user)}`, limit: this.limits.perUser });
     const waitMs = await this.store.attempt(counters, failed, this.now(), this.limits.windowMs);
-    return waitMs > 0 ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) } : { allowed: true };
+    return waitMs > 0
+      ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
+      : { allowed: true };
   }
 }
 

@@ -42,14 +42,27 @@ export class SpecController {
     const n = limit === undefined ? undefined : Number(limit);
     if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > 500)) {
       const message = `${FIELD_PROBLEMS.range[req.lang]} 1 ${FIELD_PROBLEMS.range_to[req.lang]} 500`;
-      throw new ApiError('INVALID_REQUEST', { count: 1 }, { fields: [{ field: 'limit', message }], field_count: 1 });
+      throw new ApiError(
+        'INVALID_REQUEST',
+        { count: 1 },
+        { fields: [{ field: 'limit', message }], field_count: 1 },
+      );
     }
-    return searchReferences(this.referenceData.lists(version), list as ReferenceListName, { q, limit: n, cursor });
+    return searchReferences(this.referenceData.lists(version), list as ReferenceListName, {
+      q,
+      limit: n,
+      cursor,
+    });
   }
 
   private spec(version: string) {
     const spec = findSpec(version);
-    if (!spec) throw new ApiError('UNSUPPORTED_SPEC_VERSION', { expected: SPEC_VERSIONS.join(', ') }, { supported: SPEC_VERSIONS });
+    if (!spec)
+      throw new ApiError(
+        'UNSUPPORTED_SPEC_VERSION',
+        { expected: SPEC_VERSIONS.join(', ') },
+        { supported: SPEC_VERSIONS },
+      );
     return spec;
   }
 }

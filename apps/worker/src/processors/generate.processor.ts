@@ -28,7 +28,10 @@ export class GenerateProcessor implements Processor<'generate'> {
     const record = await this.files.getFileRecord(job.data.fileId);
     // A record that does not exist was never accepted (its transaction rolled back): nothing to do.
     if (!record) return { status: 'missing' };
-    const final = await runGeneration(this.lifecycle, record, { references: (v) => this.references.lists(v), now: () => this.clock.now() });
+    const final = await runGeneration(this.lifecycle, record, {
+      references: (v) => this.references.lists(v),
+      now: () => this.clock.now(),
+    });
     return { status: final.status, rows: final.rows };
   }
 

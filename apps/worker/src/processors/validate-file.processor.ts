@@ -21,7 +21,13 @@ export class ValidateFileProcessor implements Processor<'validate-file'> {
     const content = await this.redis.getBuffer(d.payloadKey);
     if (!content) throw new Error('the uploaded file of this job is gone (expired or already done)');
     const validator = createCsvValidator(
-      { type: d.type, declarant: d.declarant, spec_version: d.spec_version, strict_references: d.strict_references, filename: d.filename },
+      {
+        type: d.type,
+        declarant: d.declarant,
+        spec_version: d.spec_version,
+        strict_references: d.strict_references,
+        filename: d.filename,
+      },
       { refs: this.references.listsFor(d.spec_version), today: d.today, lang: d.lang, maxRows: d.maxRows },
     );
     // Chunks of 1 MiB with a pause between them: the event loop stays free to renew the job's lock.

@@ -16,7 +16,14 @@ export class DependencyLog {
     this.down.set(dependency, Date.now());
     const e = error as { name?: string; code?: unknown };
     this.logger.warn(
-      { dependency, via, error: typeof e?.code === 'string' || typeof e?.code === 'number' ? String(e.code) : (e?.name ?? typeof error) },
+      {
+        dependency,
+        via,
+        error:
+          typeof e?.code === 'string' || typeof e?.code === 'number'
+            ? String(e.code)
+            : (e?.name ?? typeof error),
+      },
       `${dependency} unreachable; retrying`,
     );
   }

@@ -10,7 +10,11 @@ export type RootLogger = Pino;
  * not lost in a buffer. Fields that could carry a secret are censored wherever they appear, as a
  * second line of defence: the code logs ids, counts, codes and durations, never values of a request.
  */
-export function createRootLogger(options: { app: string; level: LogLevelName; destination?: DestinationStream }): RootLogger {
+export function createRootLogger(options: {
+  app: string;
+  level: LogLevelName;
+  destination?: DestinationStream;
+}): RootLogger {
   return pino(
     {
       level: options.level,
@@ -18,7 +22,18 @@ export function createRootLogger(options: { app: string; level: LogLevelName; de
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       redact: {
-        paths: ['authorization', 'password', 'secret', 'key', 'nir', '*.authorization', '*.password', '*.secret', '*.key', '*.nir'],
+        paths: [
+          'authorization',
+          'password',
+          'secret',
+          'key',
+          'nir',
+          '*.authorization',
+          '*.password',
+          '*.secret',
+          '*.key',
+          '*.nir',
+        ],
         censor: '[redacted]',
       },
     },
@@ -36,7 +51,13 @@ function defaultDestination(): DestinationStream {
 }
 
 type Level = 'info' | 'warn' | 'debug' | 'trace' | 'error' | 'fatal';
-const NEST_BOOT_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+const NEST_BOOT_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
 
 /**
  * Nest's logger over the root logger: every `new Logger(context)` of the apps writes one JSON line
@@ -72,7 +93,8 @@ export class PinoNestLogger implements LoggerService {
     const last = params[params.length - 1];
     const context = typeof last === 'string' && !isStack(last) ? (params.pop() as string) : undefined;
     // Nest's boot lines (each module, each route) are for debugging, not for every start.
-    const level = wanted === 'info' && context !== undefined && NEST_BOOT_CONTEXTS.has(context) ? 'debug' : wanted;
+    const level =
+      wanted === 'info' && context !== undefined && NEST_BOOT_CONTEXTS.has(context) ? 'debug' : wanted;
     const fields: Record<string, unknown> = { context };
     let text: string | undefined;
     for (const p of params) {
@@ -85,7 +107,7 @@ export class PinoNestLogger implements LoggerService {
       fields.frames = framesOf(message.stack ?? '');
       this.root[level](fields, text ?? 'error');
     } else if (message !== null && typeof message === 'object') {
-      this.root[level]({ ...fields, ...(message) }, text ?? context ?? '');
+      this.root[level]({ ...fields, ...message }, text ?? context ?? '');
     } else {
       this.root[level](fields, String(message));
     }

@@ -89,7 +89,10 @@ export class Metrics {
       async collect() {
         const r = await sources.readiness();
         for (const [name, state] of Object.entries(r.checks)) {
-          this.set({ dependency: DEPENDENCY_LABEL[name as keyof typeof DEPENDENCY_LABEL] }, state === 'up' ? 1 : 0);
+          this.set(
+            { dependency: DEPENDENCY_LABEL[name as keyof typeof DEPENDENCY_LABEL] },
+            state === 'up' ? 1 : 0,
+          );
         }
       },
     });

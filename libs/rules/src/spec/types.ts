@@ -14,11 +14,7 @@ export const DECLARANTS: readonly Declarant[] = ['employer', 'training_organizat
  * A condition is unknown when the cell it reads is itself wrong; presence is then not judged.
  */
 export type Condition =
-  | 'training'
-  | 'certifying'
-  | 'not_certifying'
-  | 'not_certifying_or_unset'
-  | 'employer_present';
+  'training' | 'certifying' | 'not_certifying' | 'not_certifying_or_unset' | 'employer_present';
 
 /** `required`: must hold a value when `when` holds (always if no `when`); must be empty when it does not. */
 export type Presence = { readonly required: boolean; readonly when?: Condition } | 'never';

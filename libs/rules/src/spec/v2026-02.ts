@@ -120,7 +120,11 @@ function trainingColumns(inJdr: boolean): ColumnSpec[] {
     notFuture: true,
     presence: both(t(REQ)),
   };
-  const end: ColumnSpec = { ...start, name: 'DATE_FIN_FORMATION', json: { kind: 'date', path: 'training.end_date' } };
+  const end: ColumnSpec = {
+    ...start,
+    name: 'DATE_FIN_FORMATION',
+    json: { kind: 'date', path: 'training.end_date' },
+  };
   const mode: ColumnSpec = {
     name: 'MODALITE_DISPENSE',
     level: 'declaration',
@@ -177,7 +181,18 @@ function trainingColumns(inJdr: boolean): ColumnSpec[] {
   };
   return inJdr
     ? [name, start, end, mode, qualification, certifying, certification, domains, specialties]
-    : [name, start, end, mode, COMPETENCE_TRANSFERABLE, qualification, certifying, certification, domains, specialties];
+    : [
+        name,
+        start,
+        end,
+        mode,
+        COMPETENCE_TRANSFERABLE,
+        qualification,
+        certifying,
+        certification,
+        domains,
+        specialties,
+      ];
 }
 
 const HOLDER_COLUMNS: readonly ColumnSpec[] = [
@@ -326,7 +341,13 @@ const PRESENCE_FORMATION: ColumnSpec = {
 
 const ADF: KindTable = {
   type: 'adf',
-  columns: [ID_DECLARATION, REFERENCE_DECLARATION, ID_UNIQUE_PARTENAIRE, ...trainingColumns(false), ...HOLDER_COLUMNS],
+  columns: [
+    ID_DECLARATION,
+    REFERENCE_DECLARATION,
+    ID_UNIQUE_PARTENAIRE,
+    ...trainingColumns(false),
+    ...HOLDER_COLUMNS,
+  ],
   deadlineColumn: 'DATE_FIN_FORMATION',
 };
 

@@ -15,7 +15,19 @@ export const NIR_CORSICA_KEY = '75';
 export const SIRET_A = '20005667900018';
 export const SIRET_B = '44123456700010';
 
-export const ROME_CODES = ['115650', '121885', '400635', '114955', '120864', '400610', '103885', '102382', '496733', '121831', '119571'];
+export const ROME_CODES = [
+  '115650',
+  '121885',
+  '400635',
+  '114955',
+  '120864',
+  '400610',
+  '103885',
+  '102382',
+  '496733',
+  '121831',
+  '119571',
+];
 export const FORMACODES = ['42829', '42817', '42866', '42875', '42819'];
 export const NSF_CODES = ['344', '344r', '344p', '311u', '230r', '255s'];
 /** The three-digit groups of NSF_CODES: a letter code needs its group in the list. */
@@ -66,7 +78,11 @@ export function holder(i: number, overrides: Json = {}): Json {
 }
 
 /** A valid body of any kind, `holders` holders in one declaration. */
-export function validBody(type: 'adf' | 'jdr', declarant: 'employer' | 'training_organization', holders = 2): Json {
+export function validBody(
+  type: 'adf' | 'jdr',
+  declarant: 'employer' | 'training_organization',
+  holders = 2,
+): Json {
   const isOf = declarant === 'training_organization';
   const declaration: Json = {
     id: 'SST-2026-09',
@@ -74,11 +90,18 @@ export function validBody(type: 'adf' | 'jdr', declarant: 'employer' | 'training
     transferable_skills: ['115650', '121885', '400635'],
     training: adfTraining(),
     holders: Array.from({ length: holders }, (_, i) =>
-      holder(i, isOf ? { employer_siret: SIRET_A, employer_reference: 'CLIENT-42' } : { employer_reference: 'RH-7' }),
+      holder(
+        i,
+        isOf ? { employer_siret: SIRET_A, employer_reference: 'CLIENT-42' } : { employer_reference: 'RH-7' },
+      ),
     ),
   };
   if (type === 'jdr') {
-    declaration.certificate = { type: 'CERTIFICAT', name: 'Sauveteur secouriste du travail', obtention_mode: 'PAR_ADMISSION' };
+    declaration.certificate = {
+      type: 'CERTIFICAT',
+      name: 'Sauveteur secouriste du travail',
+      obtention_mode: 'PAR_ADMISSION',
+    };
     (declaration.holders as Json[]).forEach((h) => {
       h.result = 'Admis';
       h.proof_url = 'https://certificats.example.org/sst/1';

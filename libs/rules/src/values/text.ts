@@ -18,7 +18,7 @@ export function hasForbiddenCharacter(value: string): boolean {
 /** A text a spreadsheet would evaluate as a formula (CSV injection). */
 export function looksLikeFormula(value: string): boolean {
   const c = value.charCodeAt(0);
-  return c === 61 /* = */ || c === 43 /* + */ || c === 45 /* - */ || c === 64 /* @ */;
+  return c === 61 /* = */ || c === 43 /* + */ || c === 45 /* - */ || c === 64; /* @ */
 }
 
 /** Length in characters (code points), as the portal counts them. */
