@@ -71,6 +71,15 @@ describe('logs and metrics of a gateway and a worker', () => {
     invalid.declarations[0]!.holders[0]!.nir = '123';
     answers.push(await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(invalid));
     answers.push(await request(gw.http).get('/v1/nowhere').set(bearer(org.live)));
+    // Refused before Nest's routing, by the JSON-body middleware: counted like every other refusal.
+    const post = () => request(gw.http).post('/v1/declarations/validate').set(bearer(org.live));
+    answers.push(await post().set('Content-Type', 'application/json').send('{bad'));
+    answers.push(await post().set('Content-Type', 'text/plain').send('adf'));
+    answers.push(
+      await post()
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ padding: 'x'.repeat(20 * 1024 * 1024) })),
+    );
   });
 
   afterAll(async () => {
@@ -79,14 +88,15 @@ describe('logs and metrics of a gateway and a worker', () => {
   });
 
   it('answers as expected (the requests the lines below describe)', () => {
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 401, 422, 404]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 401, 422, 404, 400, 415, 413]);
   });
 
   it('one JSON access line per request: request id, method, route template, status, duration, key id, error code', () => {
     const access = suiteLogs.entries('access');
     const lineOf = (res: request.Response) =>
       access.find((e) => e.request_id === res.headers['x-request-id']);
-    const [queued, inProcess, metadata, anonymous, invalid, unknown] = answers.map(lineOf);
+    const [queued, inProcess, metadata, anonymous, invalid, unknown, badJson, notJson, tooLarge] =
+      answers.map(lineOf);
     expect(queued).toMatchObject({
       method: 'POST',
       route: '/v1/files/generate',
@@ -107,6 +117,9 @@ describe('logs and metrics of a gateway and a worker', () => {
     expect(anonymous!.key_id).toBeUndefined();
     expect(invalid).toMatchObject({ status: 422, code: 'VALIDATION_FAILED' });
     expect(unknown).toMatchObject({ route: 'unmatched', status: 404, code: 'NOT_FOUND' });
+    expect(badJson).toMatchObject({ status: 400, code: 'INVALID_JSON' });
+    expect(notJson).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(tooLarge).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
     // Never the key itself (the audit after this file checks every line; this is the direct case).
     expect(suiteLogs.lines.some((l) => l.includes(org.live))).toBe(false);
   });
@@ -147,6 +160,9 @@ describe('logs and metrics of a gateway and a worker', () => {
     expect(m.get('ppfile_units_committed_total{mode="test"}')).toBe(0);
     expect(m.get('ppfile_refusals_total{code="MISSING_API_KEY"}')).toBe(1);
     expect(m.get('ppfile_refusals_total{code="VALIDATION_FAILED"}')).toBe(1);
+    expect(m.get('ppfile_refusals_total{code="INVALID_JSON"}')).toBe(1);
+    expect(m.get('ppfile_refusals_total{code="UNSUPPORTED_MEDIA_TYPE"}')).toBe(1);
+    expect(m.get('ppfile_refusals_total{code="PAYLOAD_TOO_LARGE"}')).toBe(1);
     expect(m.get('ppfile_files{state="available"}')).toBe(2);
     expect(m.get('ppfile_files{state="failed"}')).toBe(0);
     for (const state of ['waiting', 'active', 'delayed', 'failed'])

@@ -2,8 +2,7 @@ import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } fro
 import type { Response } from 'express';
 import { ApiError, errorBody, REQUEST_ERROR_STATUS, type ErrorBody } from '@ppfile/contract';
 import { framesOf, isDependencyDown } from '@ppfile/infra';
-import { RequestError, requestErrorMessage, type RequestErrorCode } from '@ppfile/rules';
-import { MAX_BODY_BYTES } from './json-body.middleware';
+import { CURRENT_LIMITS, RequestError, requestErrorMessage, type RequestErrorCode } from '@ppfile/rules';
 import type { GatewayRequest } from './request-context';
 
 /** Seconds a client should wait before retrying after a 503 (a dependency is down). */
@@ -42,7 +41,7 @@ export function sendApiError(req: GatewayRequest, res: Response, exception: unkn
     const code = httpCode(exception.getStatus());
     status = REQUEST_ERROR_STATUS[code];
     const message = requestErrorMessage(code, lang, {
-      limit: MAX_BODY_BYTES,
+      limit: CURRENT_LIMITS.maxBytes,
       expected: 'application/json',
       count: 1,
     });

@@ -1,6 +1,7 @@
 import { json, type NextFunction, type Response } from 'express';
-import { errorBody, REQUEST_ERROR_STATUS } from '@ppfile/contract';
-import { CURRENT_LIMITS, FIELD_PROBLEMS, requestErrorMessage, type RequestErrorCode } from '@ppfile/rules';
+import { ApiError } from '@ppfile/contract';
+import { CURRENT_LIMITS, FIELD_PROBLEMS, type RequestErrorCode } from '@ppfile/rules';
+import { sendApiError } from './api-exception.filter';
 import type { GatewayRequest } from './request-context';
 
 export const MAX_BODY_BYTES = CURRENT_LIMITS.maxBytes;
@@ -58,15 +59,11 @@ function fail(
   code: RequestErrorCode,
   details?: { fields: unknown[]; field_count: number },
 ): void {
-  const status = REQUEST_ERROR_STATUS[code];
-  const message = requestErrorMessage(code, req.lang ?? 'en', {
-    limit: MAX_BODY_BYTES,
-    expected: 'application/json',
-    count: details?.field_count,
-  });
+  const params = { limit: MAX_BODY_BYTES, expected: 'application/json', count: details?.field_count };
   // The rest of the body is not read: close the connection rather than wait for it.
-  if (code === 'PAYLOAD_TOO_LARGE') res.setHeader('Connection', 'close');
-  res.status(status).json(errorBody({ code, message, details }, req.requestId));
+  const headers: Record<string, string> = code === 'PAYLOAD_TOO_LARGE' ? { Connection: 'close' } : {};
+  // Through the one error writer, so the refusal reaches the access line and the refusals metric.
+  sendApiError(req, res, new ApiError(code, params, details ?? {}, headers));
 }
 
 /** An array or object being walked, and the path segment that leads to it. */
