@@ -4,6 +4,12 @@
  * worker's port, and dependency errors logged once per change of state. Real PostgreSQL, Redis and
  * S3 endpoint; a private redis-server for the outage.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import request from 'supertest';
@@ -12,7 +18,9 @@ import { HealthServer } from '../apps/worker/src/health-server';
 import { startGateway, type Gateway } from './support/gateway';
 import { auditLogLines, suiteLogs } from './support/logs';
 import { PrivateRedis } from './support/stack';
-import { startWorker, workerConfigFor } from './support/worker';
+import { buildIfStale, GATEWAY_MAIN, startWorker, WORKER_MAIN, workerConfigFor } from './support/worker';
+
+type Json = Record<string, unknown>;
 
 jest.setTimeout(60_000);
 
@@ -301,5 +309,82 @@ describe('on a Redis of its own', () => {
     expect(
       after.filter((e) => e.dependency === 'redis' && e.msg === 'redis unreachable; retrying'),
     ).toHaveLength(1);
+  });
+});
+
+describe('a process that cannot start says why in JSON lines only', () => {
+  const base = {
+    PATH: process.env.PATH,
+    DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/test',
+    S3_ENDPOINT: 'http://127.0.0.1:9',
+    S3_ACCESS_KEY: 'a',
+    S3_SECRET_KEY: 'b',
+    PAYLOAD_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    PORT: '0',
+    WORKER_HTTP_PORT: '0',
+  };
+  let emptyDir: string;
+
+  beforeAll(() => {
+    buildIfStale('gateway', GATEWAY_MAIN);
+    buildIfStale('worker', WORKER_MAIN);
+    emptyDir = mkdtempSync(path.join(tmpdir(), 'ppfile-no-refdata-'));
+  });
+  afterAll(() => rmSync(emptyDir, { recursive: true, force: true }));
+
+  /** Runs a built app until it exits; its output, line by line, and its exit status. */
+  const run = (main: string, env: Record<string, string | undefined>) => {
+    const r = spawnSync(process.execPath, [main], {
+      env: { ...base, ...env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    const lines = `${r.stdout}${r.stderr}`.split('\n').filter(Boolean);
+    return {
+      status: r.status,
+      lines,
+      fatal: lines.map((l) => JSON.parse(l) as Json).find((e) => e.level === 'fatal'),
+    };
+  };
+
+  it.each([
+    ['gateway', GATEWAY_MAIN],
+    ['worker', WORKER_MAIN],
+  ])('%s: every configuration problem at once', (app, main) => {
+    const r = run(main, { REDIS_URL: 'tcp://x', LOG_LEVEL: 'chatty', PPFILE_REFERENCE_DATA: '/nonexistent' });
+    expect(r.status).toBe(1);
+    expect(auditLogLines(r.lines)).toEqual([]);
+    expect(r.fatal?.msg).toMatch(new RegExp(`^ppfile ${app}: invalid environment: `));
+    for (const name of ['REDIS_URL', 'LOG_LEVEL', 'PPFILE_REFERENCE_DATA'])
+      expect(r.fatal?.msg).toContain(name);
+  });
+
+  it.each([
+    ['gateway', GATEWAY_MAIN],
+    ['worker', WORKER_MAIN],
+  ])(
+    '%s: a failure while Nest builds the modules (no reference lists there) is JSON, not coloured text',
+    (app, main) => {
+      const r = run(main, { PPFILE_REFERENCE_DATA: emptyDir });
+      expect(r.status).toBe(1);
+      expect(auditLogLines(r.lines)).toEqual([]);
+      expect(r.lines.join('\n')).not.toContain('\u001b[');
+      expect(r.fatal?.msg).toContain(`ppfile ${app}: `);
+      expect(r.fatal?.msg).toContain(emptyDir);
+    },
+  );
+
+  it("the worker's port taken: one line naming it and WORKER_HTTP_PORT", async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const r = run(WORKER_MAIN, { WORKER_HTTP_PORT: String(port), REDIS_URL: 'redis://127.0.0.1:6379' });
+      expect(r.status).toBe(1);
+      expect(auditLogLines(r.lines)).toEqual([]);
+      expect(r.fatal?.msg).toBe(`ppfile worker: port ${port} is already in use (WORKER_HTTP_PORT)`);
+    } finally {
+      server.close();
+    }
   });
 });

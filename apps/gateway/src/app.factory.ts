@@ -31,11 +31,13 @@ export async function createGatewayApp(
     level: config.logLevel,
     destination: overrides.logDestination,
   });
+  // Nest logs through pino from its first line, and a failure while building the module graph is
+  // thrown to main.ts (abortOnError: false), which writes it as one JSON line: never coloured text.
   const app = await NestFactory.create(AppModule.forRoot(config, { clock: overrides.clock, logger }), {
     bodyParser: false,
-    bufferLogs: true,
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
   });
-  app.useLogger(new PinoNestLogger(logger));
   const express = app.getHttpAdapter().getInstance() as {
     set(k: string, v: unknown): void;
     disable(k: string): void;

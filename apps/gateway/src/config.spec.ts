@@ -55,6 +55,8 @@ describe('gateway configuration (API.md §13)', () => {
       LOG_LEVEL: 'chatty',
       PORT: '99999',
       REDIS_URL: 'tcp://x',
+      PUBLIC_BASE_URL: 'not a url',
+      PPFILE_REFERENCE_DATA: '/nonexistent/reference-data',
     });
     for (const name of [
       'OPERATOR_USER and OPERATOR_PASSWORD go together',
@@ -63,9 +65,17 @@ describe('gateway configuration (API.md §13)', () => {
       'LOG_LEVEL',
       'PORT',
       'REDIS_URL',
+      'PUBLIC_BASE_URL must be an http:// or https:// URL',
+      'PPFILE_REFERENCE_DATA must be an existing directory',
     ]) {
       expect(message).toContain(name);
     }
+  });
+
+  it('PUBLIC_BASE_URL loses its trailing slashes', () => {
+    expect(loadGatewayConfig({ ...BASE, PUBLIC_BASE_URL: 'https://ppfile.example.org/' }).publicBaseUrl).toBe(
+      'https://ppfile.example.org',
+    );
   });
 
   it('a writable Bull Board needs operator credentials', () => {

@@ -85,7 +85,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   const config: GatewayConfig = {
     ...services,
     port,
-    publicBaseUrl: read.string('PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicBaseUrl: read.httpUrl('PUBLIC_BASE_URL', `http://localhost:${port}`),
     operator,
     bullBoardWritable: read.bool('BULL_BOARD_WRITABLE', false),
     trustProxy: read.trustProxy(),

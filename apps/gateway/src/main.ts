@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
-import { createRootLogger, framesOf } from '@ppfile/infra';
+import { exitOnBootFailure } from '@ppfile/infra';
 import { createGatewayApp } from './app.factory';
-import { ConfigError, loadGatewayConfig } from './config';
+import { loadGatewayConfig } from './config';
 
 async function bootstrap(): Promise<void> {
   const config = loadGatewayConfig();
@@ -17,16 +17,4 @@ async function bootstrap(): Promise<void> {
   );
 }
 
-bootstrap().catch((e: Error & { code?: string; port?: number }) => {
-  // One JSON line naming the problem (every configuration problem at once), never a value.
-  const logger = createRootLogger({ app: 'gateway', level: 'info' });
-  if (e instanceof ConfigError) logger.fatal({ type: 'config' }, `ppfile gateway: ${e.message}`);
-  else if (e.code === 'EADDRINUSE')
-    logger.fatal({ type: 'port' }, `ppfile gateway: port ${e.port ?? ''} is already in use (PORT)`);
-  else
-    logger.fatal(
-      { err_name: e.name, frames: framesOf(e.stack ?? '') },
-      `ppfile gateway: failed to start: ${e.name}`,
-    );
-  process.exit(1);
-});
+bootstrap().catch((e: Error) => exitOnBootFailure('gateway', 'PORT', e));

@@ -1,8 +1,11 @@
+import { existsSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import * as path from 'node:path';
 
 /** A configuration mistake: the process refuses to start with a one-line explanation. */
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
 
 /** What every ppfile process shares (API.md §13): database, Redis, object storage, reference data, queue prefix. */
 export interface ServicesConfig {
@@ -108,6 +111,21 @@ export class EnvReader {
     return this.url(name, fallback, ['redis:', 'rediss:'], 'a redis:// or rediss:// URL');
   }
 
+  /** An http:// or https:// URL (a public address), without its trailing slashes. */
+  httpUrl(name: string, fallback: string): string {
+    return this.url(name, fallback, ['http:', 'https:'], 'an http:// or https:// URL').replace(/\/+$/, '');
+  }
+
+  /** A directory that must exist (checked at boot, not when the first request needs it). */
+  directory(name: string): string | null {
+    const raw = this.env[name];
+    if (!raw) return null;
+    const dir = path.resolve(raw);
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      this.problems.push(`${name} must be an existing directory`);
+    return dir;
+  }
+
   /** A PostgreSQL URL. */
   postgresUrl(name: string, fallback: string): string {
     return this.url(name, fallback, ['postgresql:', 'postgres:'], 'a postgresql:// URL');
@@ -153,7 +171,7 @@ export class EnvReader {
       databaseUrl: this.postgresUrl('DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/ppfile'),
       redisUrl: this.redisUrl('REDIS_URL', 'redis://127.0.0.1:6379'),
       s3: this.s3(),
-      referenceDataDir: this.env.PPFILE_REFERENCE_DATA ? path.resolve(this.env.PPFILE_REFERENCE_DATA) : null,
+      referenceDataDir: this.directory('PPFILE_REFERENCE_DATA'),
       // The prefix of every Redis key of the service: the same for the gateways and workers sharing a Redis.
       queuePrefix: this.matching(
         'QUEUE_PREFIX',

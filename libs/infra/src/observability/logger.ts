@@ -123,3 +123,31 @@ export function framesOf(stack: string): string {
     .map((l) => l.trim())
     .join(' | ');
 }
+
+/** Errors whose message names a setting or a file, never a value of a request: safe to log whole. */
+const SPEAKING_ERRORS = new Set(['ConfigError', 'ReferenceDataError']);
+
+/**
+ * A process that cannot start writes one JSON line naming why (every configuration problem at once,
+ * the port taken, the reference data missing), never a value, then exits 1.
+ */
+export function exitOnBootFailure(
+  app: 'gateway' | 'worker',
+  portVariable: string,
+  error: Error & { code?: string; port?: number },
+): never {
+  const logger = createRootLogger({ app, level: 'info' });
+  if (SPEAKING_ERRORS.has(error.constructor.name) || SPEAKING_ERRORS.has(error.name))
+    logger.fatal({ type: 'config' }, `ppfile ${app}: ${error.message}`);
+  else if (error.code === 'EADDRINUSE')
+    logger.fatal(
+      { type: 'port' },
+      `ppfile ${app}: port ${error.port ?? ''} is already in use (${portVariable})`,
+    );
+  else
+    logger.fatal(
+      { err_name: error.name, frames: framesOf(error.stack ?? '') },
+      `ppfile ${app}: failed to start: ${error.name}`,
+    );
+  process.exit(1);
+}
