@@ -643,12 +643,43 @@ describe.each(['k8s', 'k8s/base', 'k8s/overlays/example'])('kubectl kustomize %s
     const prefix = config.data?.QUEUE_PREFIX || 'bull';
     expect(trigger.metadata.listName).toBe(`${prefix}:${QUEUE_NAME}:wait`);
     expect(Number(trigger.metadata.listLength)).toBeGreaterThan(0);
-    // KEDA's operator resolves the address from its own namespace: it must name ours.
-    expect(trigger.metadata.address).toMatch(
-      new RegExp(`^[a-z0-9-]+\\.${scaled[0]!.metadata.namespace}\\.svc(\\.[a-z.]+)?:\\d+$`),
-    );
+    // Where Redis is and its password come from the Secret, beside the apps' REDIS_URL: the same
+    // server, its name qualified with our namespace (KEDA's operator resolves it from its own).
     const auth = one(objects, 'TriggerAuthentication', trigger.authenticationRef!.name);
-    expect(auth.spec!.secretTargetRef!.map((r) => r.parameter)).toContain('password');
+    const params = new Map(auth.spec!.secretTargetRef!.map((r) => [r.parameter, r]));
+    expect(params.get('address')).toMatchObject({ name: 'ppfile', key: 'REDIS_ADDRESS' });
+    expect(params.get('password')).toMatchObject({ name: 'ppfile', key: 'REDIS_PASSWORD' });
+    const redisUrl = new URL(SECRET_EXAMPLE.get('REDIS_URL')!.value);
+    expect(SECRET_EXAMPLE.get('REDIS_ADDRESS')!.value).toBe(
+      `${redisUrl.hostname}.${scaled[0]!.metadata.namespace}.svc:${redisUrl.port || 6379}`,
+    );
+    expect(trigger.metadata.enableTLS).toBe(String(redisUrl.protocol === 'rediss:'));
+  });
+
+  it("an overlay's QUEUE_PREFIX reaches KEDA's list name (components/queue-prefix)", () => {
+    const copy = mkdtempSync(path.join(os.tmpdir(), 'ppfile-k8s-'));
+    try {
+      spawnSync('cp', ['-r', path.join(ROOT, 'k8s'), copy]);
+      const edit = (file: string, from: string | RegExp, to: string) => {
+        const at = path.join(copy, file);
+        writeFileSync(at, readFileSync(at, 'utf8').replace(from, to));
+      };
+      // Where this render takes its settings: the base's config.env, or the example overlay's literals.
+      if (dir === 'k8s/base') edit('k8s/base/config.env', /^QUEUE_PREFIX=.*$/m, 'QUEUE_PREFIX=acme');
+      else
+        edit(
+          'k8s/overlays/example/kustomization.yaml',
+          '- TRUST_PROXY=1',
+          '- TRUST_PROXY=1\n      - QUEUE_PREFIX=acme',
+        );
+      const rendered = kustomize(path.join(copy, dir));
+      expect(settings(rendered).data?.QUEUE_PREFIX).toBe('acme');
+      expect(ofKind(rendered, 'ScaledObject')[0]!.spec!.triggers![0]!.metadata.listName).toBe(
+        `acme:${QUEUE_NAME}:wait`,
+      );
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it('has Prometheus scrape /metrics of both roles, the gateway with the operator credentials', () => {
