@@ -83,6 +83,10 @@ describe('the typed client (libs/client) against a gateway and a worker', () => 
     const unknown = await ppfile.GET('/v1/spec/{version}', { params: { path: { version: '1999-01' } } });
     expect(unknown.response.status).toBe(400);
     expect(unknown.error?.error.code).toBe('UNSUPPORTED_SPEC_VERSION');
+    // details are typed per status, told apart by the code: read without a cast.
+    const refusal = unknown.error?.error;
+    if (refusal?.code !== 'UNSUPPORTED_SPEC_VERSION') throw new Error('expected UNSUPPORTED_SPEC_VERSION');
+    expect(refusal.details.supported).toEqual(['2026-02']);
   });
 
   it('validates, generates with an Idempotency-Key, replays, downloads, reads the metadata, validates the file', async () => {
@@ -124,6 +128,16 @@ describe('the typed client (libs/client) against a gateway and a worker', () => 
 
     const missing = await ppfile.GET('/v1/files/{id}', { params: { path: { id: 'file_doesnotexist' } } });
     expect(missing.error?.error.code).toBe('NOT_FOUND');
+
+    const badKey = await ppfile.POST('/v1/files/generate', {
+      body: body(1),
+      params: { header: { 'Idempotency-Key': 'k'.repeat(300) } },
+    });
+    const invalid = badKey.error?.error;
+    if (invalid?.code !== 'INVALID_REQUEST')
+      throw new Error(`expected INVALID_REQUEST, got ${badKey.response.status}`);
+    expect(invalid.details.fields?.map((f) => f.field)).toEqual(['Idempotency-Key']);
+    expect(invalid.details.field_count).toBe(1);
   });
 
   it('asks for an asynchronous answer: 202 with Location, then polls until available', async () => {

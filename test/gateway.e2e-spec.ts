@@ -109,6 +109,16 @@ describe('requests (400, 413, 415, 422)', () => {
       'colour',
       'options.retention_hours',
     ]);
+    // An upload's form fields likewise: an unknown one is named, as the document's schema refuses it.
+    const up = await request(gw.http)
+      .post('/v1/files/validate')
+      .set(bearer(key))
+      .field('type', 'adf')
+      .field('declarant', 'employer')
+      .field('colour', 'blue')
+      .attach('file', Buffer.from('x'), 'f.csv');
+    expectError(up, 400, 'INVALID_REQUEST');
+    expect(up.body.error.details.fields).toEqual([{ field: 'colour', message: 'is not a known field' }]);
   });
 
   it('UNSUPPORTED_SPEC_VERSION', async () => {

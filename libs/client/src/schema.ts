@@ -228,13 +228,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /** @description Declarations to turn into a bulk-import file, format 2026-02. The value rules of each column (required, lengths, codes, dates): GET /v1/spec/{version}. This schema refuses every body the server answers 400 and none it takes; the rules that depend on the declarant or on other values (and NIR keys, dates, codes of the reference lists) come back as errors of the validation response. */
-    DeclarationBody: {
+    /** @description Declarations to turn into a bulk-import file: the body of an adf file or of a jdr file, told apart by `type`. This schema refuses every body the server answers 400 and none it takes; the rules that depend on the declarant or on other values (and NIR keys, dates, codes of the reference lists) come back as errors of the validation response. */
+    DeclarationBody:
+      components['schemas']['DeclarationBodyAdf'] | components['schemas']['DeclarationBodyJdr'];
+    /** @description Declarations to turn into a bulk-import file, format 2026-02, adf files. The value rules of each column (required, lengths, codes, dates): GET /v1/spec/{version}. */
+    DeclarationBodyAdf: {
       /**
-       * @description file type
+       * @description file type (enum property replaced by openapi-typescript)
        * @enum {string}
        */
-      type: 'adf' | 'jdr';
+      type: 'adf';
       /** @enum {string} */
       declarant: 'employer' | 'training_organization';
       /**
@@ -251,7 +254,121 @@ export interface components {
         reference: string;
         /** @description COMPETENCE_TRANSFERABLE; codes of the rome list; employer: 0 to 10, training_organization: 3 to 10 */
         transferable_skills?: string[] | null;
-        /** @description the training block; PRESENCE_FORMATION (jdr) = OUI when given, else NON */
+        /** @description the training block */
+        training: {
+          /** @description NOM_FORMATION */
+          name: string;
+          /**
+           * @description DATE_DEBUT_FORMATION; YYYY-MM-DD or dd/mm/yyyy
+           * @example 2026-09-15
+           */
+          start_date: string;
+          /**
+           * @description DATE_FIN_FORMATION; YYYY-MM-DD or dd/mm/yyyy
+           * @example 2026-09-15
+           */
+          end_date: string;
+          /**
+           * @description MODALITE_DISPENSE; one of A_DISTANCE, PRESENTIEL, MIXTE; case-insensitive, surrounding spaces ignored
+           * @example A_DISTANCE
+           */
+          delivery_mode?: string | null;
+          /**
+           * @description QUALIFICATION_FORMATEUR; one of ENSEIGNANT, FORMATEUR_D_ADULTES_FORMATION_SPECIALISEE, INGENIEUR, PREVENTEUR, PSYCHOLOGUE, RESPONSABLE_QHSE, ANCIEN_PROFESSIONNEL; case-insensitive, surrounding spaces ignored
+           * @example ENSEIGNANT
+           */
+          trainer_qualification?: string | null;
+          /** @description FORMATION_CERTIFIANTE */
+          certifying?: boolean | null;
+          /**
+           * @description CERTIFICATION_VISEE; a code of the rs list
+           * @example RS6550
+           */
+          certification_code?: string | null;
+          /** @description DOMAINE_FORMATION; codes of the formacode list; employer: 0 to 5, training_organization: 1 to 5 */
+          formacodes?: string[] | null;
+          /** @description SPECIALITE_FORMATION; codes of the nsf list; employer: 0 to 3, training_organization: 1 to 3 */
+          nsf_codes?: string[] | null;
+        };
+        /** @description one row of the file per holder */
+        holders: {
+          /** @description ID_UNIQUE_PARTENAIRE */
+          unique_id: string;
+          /** @description NIR; 13 characters, or 15 with a correct key (the key is removed); spaces, dots, hyphens and slashes are removed */
+          nir: string;
+          /** @description NOM_TITULAIRE */
+          birth_name: string;
+          /** @description SIRET_EMPLOYEUR; training_organization only; 14 digits; spaces, dots, hyphens and slashes are removed */
+          employer_siret?: string | null;
+          /** @description PRESENCE_EMPLOYEUR = OUI / NON; a training organization may leave it out: OUI when employer_siret is given; training_organization only */
+          employer_agreement?: boolean | null;
+          /** @description REFERENCE_EMPLOYEUR */
+          employer_reference?: string | null;
+          /**
+           * @description DATE_DEBUT_VALIDITE; YYYY-MM-DD or dd/mm/yyyy
+           * @example 2026-09-15
+           */
+          validity_start: string;
+          /**
+           * @description DATE_FIN_VALIDITE; YYYY-MM-DD or dd/mm/yyyy
+           * @example 2026-09-15
+           */
+          validity_end?: string | null;
+        }[];
+      }[];
+      options?: {
+        /**
+         * @description keep the generated file for download (generate only)
+         * @default true
+         */
+        store?: boolean | null;
+        /**
+         * @description how long a stored file is kept
+         * @default 24
+         */
+        retention_hours?: number | null;
+        /**
+         * @description a code missing from a complete reference list is an error (else a warning)
+         * @default true
+         */
+        strict_references?: boolean | null;
+        /**
+         * @description free text that a spreadsheet would take for a formula (=, +, -, @): error, warning or accepted
+         * @default reject
+         * @enum {string|null}
+         */
+        formula_policy?: 'reject' | 'warn' | 'allow' | null;
+        /**
+         * @description split a declaration of more holders than the format allows into several
+         * @default false
+         */
+        split_large_declarations?: boolean | null;
+      } | null;
+    };
+    /** @description Declarations to turn into a bulk-import file, format 2026-02, jdr files. The value rules of each column (required, lengths, codes, dates): GET /v1/spec/{version}. */
+    DeclarationBodyJdr: {
+      /**
+       * @description file type (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      type: 'jdr';
+      /** @enum {string} */
+      declarant: 'employer' | 'training_organization';
+      /**
+       * @description format version (GET /v1/spec/{version})
+       * @default 2026-02
+       * @enum {string|null}
+       */
+      spec_version?: '2026-02' | null;
+      /** @description one declaration per training session */
+      declarations: {
+        /** @description ID_DECLARATION */
+        id: string;
+        /** @description REFERENCE_DECLARATION */
+        reference: string;
+        /** @description COMPETENCE_TRANSFERABLE; codes of the rome list; employer: 0 to 10, training_organization: 3 to 10 */
+        transferable_skills?: string[] | null;
+        /** @description the training block; PRESENCE_FORMATION = OUI when given, else NON */
         training?: {
           /** @description NOM_FORMATION */
           name: string;
@@ -287,8 +404,8 @@ export interface components {
           /** @description SPECIALITE_FORMATION; codes of the nsf list; employer: 0 to 3, training_organization: 1 to 3 */
           nsf_codes?: string[] | null;
         } | null;
-        /** @description the certificate; jdr only */
-        certificate?: {
+        /** @description the certificate */
+        certificate: {
           /**
            * @description TYPE_JDR; one of DIPLOME, TITRE, HABILITATION, CERTIFICAT; case-insensitive, surrounding spaces ignored
            * @example DIPLOME
@@ -303,7 +420,7 @@ export interface components {
            * @example PAR_ADMISSION
            */
           obtention_mode?: string | null;
-        } | null;
+        };
         /** @description one row of the file per holder */
         holders: {
           /** @description ID_UNIQUE_PARTENAIRE */
@@ -328,13 +445,13 @@ export interface components {
            * @example 2026-09-15
            */
           validity_end?: string | null;
-          /** @description RESULTAT_OBTENU; jdr only */
+          /** @description RESULTAT_OBTENU */
           result?: string | null;
-          /** @description MENTION_OBTENUE; jdr only */
+          /** @description MENTION_OBTENUE */
           mention?: string | null;
-          /** @description LIEN_PREUVE; jdr only; an absolute http(s) URL */
+          /** @description LIEN_PREUVE; an absolute http(s) URL */
           proof_url?: string | null;
-          /** @description IDENTIFIANT_PREUVE; jdr only */
+          /** @description IDENTIFIANT_PREUVE */
           proof_id?: string | null;
         }[];
       }[];
@@ -642,8 +759,19 @@ export interface components {
         code: 'INVALID_JSON' | 'INVALID_REQUEST' | 'UNSUPPORTED_SPEC_VERSION';
         /** @description In the language of Accept-Language (en or fr). */
         message: string;
-        /** @description Depends on the code: `fields` (400), `limit` (413), `used`/`limit`/`requested` (429 quota), `status` (409 file). */
-        details: Record<string, never>;
+        /** @description Depends on the code (see each property). */
+        details: {
+          /** @description INVALID_REQUEST: each problem of the request, by JSON path or form field (at most 100). */
+          fields?: {
+            /** @description JSON path, form field or header. */
+            field: string;
+            message: string;
+          }[];
+          /** @description INVALID_REQUEST: the number of problems (all of them, even past the list). */
+          field_count?: number;
+          /** @description UNSUPPORTED_SPEC_VERSION: the versions this server knows. */
+          supported?: '2026-02'[];
+        };
         /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
         request_id: string;
       };
@@ -654,7 +782,7 @@ export interface components {
         code: 'MISSING_API_KEY' | 'INVALID_API_KEY';
         /** @description In the language of Accept-Language (en or fr). */
         message: string;
-        /** @description Depends on the code: `fields` (400), `limit` (413), `used`/`limit`/`requested` (429 quota), `status` (409 file). */
+        /** @description Empty for these codes. */
         details: Record<string, never>;
         /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
         request_id: string;
@@ -666,7 +794,7 @@ export interface components {
         code: 'NOT_FOUND' | 'FILE_NOT_STORED';
         /** @description In the language of Accept-Language (en or fr). */
         message: string;
-        /** @description Depends on the code: `fields` (400), `limit` (413), `used`/`limit`/`requested` (429 quota), `status` (409 file). */
+        /** @description Empty for these codes. */
         details: Record<string, never>;
         /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
         request_id: string;
@@ -678,8 +806,14 @@ export interface components {
         code: 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_IN_PROGRESS' | 'FILE_NOT_AVAILABLE';
         /** @description In the language of Accept-Language (en or fr). */
         message: string;
-        /** @description Depends on the code: `fields` (400), `limit` (413), `used`/`limit`/`requested` (429 quota), `status` (409 file). */
-        details: Record<string, never>;
+        /** @description Depends on the code (see each property). */
+        details: {
+          /**
+           * @description FILE_NOT_AVAILABLE: the state of the file.
+           * @enum {string}
+           */
+          status?: 'processing' | 'failed';
+        };
         /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
         request_id: string;
       };
@@ -690,7 +824,7 @@ export interface components {
         code: 'FILE_EXPIRED';
         /** @description In the language of Accept-Language (en or fr). */
         message: string;
-        /** @description Depends on the code: `fields` (400), `limit` (413), `used`/`limit`/`requested` (429 quota), `status` (409 file). */
+        /** @description Empty for these codes. */
         details: Record<string, never>;
         /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
         request_id: string;
@@ -702,8 +836,13 @@ export interface components {
         code: 'LINE_LIMIT_EXCEEDED' | 'PAYLOAD_TOO_LARGE';
         /** @description In the language of Accept-Language (en or fr). */
         message: string;
-        /** @description Depends on the code: `fields` (400), `limit` (413), `used`/`limit`/`requested` (429 quota), `status` (409 file). */
-        details: Record<string, never>;
+        /** @description Depends on the code (see each property). */
+        details: {
+          /** @description LINE_LIMIT_EXCEEDED: the rows allowed in one request with this key. */
+          limit?: number;
+          /** @description LINE_LIMIT_EXCEEDED: the rows of the request. */
+          rows?: number;
+        };
         /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
         request_id: string;
       };
@@ -714,7 +853,7 @@ export interface components {
         code: 'UNSUPPORTED_MEDIA_TYPE';
         /** @description In the language of Accept-Language (en or fr). */
         message: string;
-        /** @description Depends on the code: `fields` (400), `limit` (413), `used`/`limit`/`requested` (429 quota), `status` (409 file). */
+        /** @description Empty for these codes. */
         details: Record<string, never>;
         /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
         request_id: string;
@@ -737,8 +876,22 @@ export interface components {
         code: 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
         /** @description In the language of Accept-Language (en or fr). */
         message: string;
-        /** @description Depends on the code: `fields` (400), `limit` (413), `used`/`limit`/`requested` (429 quota), `status` (409 file). */
-        details: Record<string, never>;
+        /** @description Depends on the code (see each property). */
+        details: {
+          /** @description The per-minute limit (RATE_LIMIT_EXCEEDED) or the monthly quota in units or test rows (QUOTA_EXCEEDED). */
+          limit?: number;
+          /** @description RATE_LIMIT_EXCEEDED: seconds until the window resets (also in Retry-After). */
+          retry_after?: number;
+          /** @description QUOTA_EXCEEDED: units (or test rows) used this month. */
+          used?: number;
+          /** @description QUOTA_EXCEEDED: units (or test rows) this request needed. */
+          requested?: number;
+          /**
+           * @description QUOTA_EXCEEDED: 'test' when the test keys' monthly rows ran out.
+           * @enum {string}
+           */
+          mode?: 'test';
+        };
         /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
         request_id: string;
       };
@@ -749,7 +902,7 @@ export interface components {
         code: 'INTERNAL_ERROR';
         /** @description In the language of Accept-Language (en or fr). */
         message: string;
-        /** @description Depends on the code: `fields` (400), `limit` (413), `used`/`limit`/`requested` (429 quota), `status` (409 file). */
+        /** @description Empty for these codes. */
         details: Record<string, never>;
         /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
         request_id: string;
@@ -761,7 +914,7 @@ export interface components {
         code: 'SERVICE_UNAVAILABLE';
         /** @description In the language of Accept-Language (en or fr). */
         message: string;
-        /** @description Depends on the code: `fields` (400), `limit` (413), `used`/`limit`/`requested` (429 quota), `status` (409 file). */
+        /** @description Empty for these codes. */
         details: Record<string, never>;
         /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
         request_id: string;

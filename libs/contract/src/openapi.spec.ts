@@ -158,6 +158,9 @@ describe('the request schema accepts exactly the bodies the server takes', () =>
       ['x'],
       [1],
       { a: 1 },
+      // The other file type: its fields become unknown ones (a jdr holder's `result` in an adf body).
+      'adf',
+      'jdr',
       'REMOVE',
       'ADD',
     ];

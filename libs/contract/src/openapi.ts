@@ -44,6 +44,8 @@ const SPEC = findSpec(CURRENT_SPEC_VERSION)!;
 const LIMITS = SPEC.limits;
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 const schemaRef = (name: string) => ref('schemas', name);
+/** `DeclarationBodyAdf`, `DeclarationBodyJdr`. */
+const bodySchemaName = (type: string) => `DeclarationBody${type[0]!.toUpperCase()}${type.slice(1)}`;
 
 /** Error statuses, with what each means for a caller (the codes come from REQUEST_ERROR_STATUS). */
 const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
@@ -97,16 +99,64 @@ function codesOf(status: number): RequestErrorCode[] {
   return REQUEST_ERROR_CODES.filter((c) => REQUEST_ERROR_STATUS[c] === status);
 }
 
+/**
+ * What `details` holds, by status: every key the server writes there (absent ones are absent), so that
+ * a generated client reads them without a cast and the contract tests catch a new one.
+ */
+function errorDetailsSchema(status: number): Schema {
+  const count = (description: string): Schema => ({ type: 'integer', minimum: 0, description });
+  const properties: Record<number, Record<string, Schema>> = {
+    400: {
+      fields: {
+        type: 'array',
+        description:
+          'INVALID_REQUEST: each problem of the request, by JSON path or form field (at most 100).',
+        items: object({ field: string('JSON path, form field or header.'), message: string() }),
+      },
+      field_count: count('INVALID_REQUEST: the number of problems (all of them, even past the list).'),
+      supported: {
+        type: 'array',
+        items: { type: 'string', enum: [...SPEC_VERSIONS] },
+        description: 'UNSUPPORTED_SPEC_VERSION: the versions this server knows.',
+      },
+    },
+    409: {
+      status: {
+        type: 'string',
+        enum: ['processing', 'failed'],
+        description: 'FILE_NOT_AVAILABLE: the state of the file.',
+      },
+    },
+    413: {
+      limit: count('LINE_LIMIT_EXCEEDED: the rows allowed in one request with this key.'),
+      rows: count('LINE_LIMIT_EXCEEDED: the rows of the request.'),
+    },
+    429: {
+      limit: count(
+        'The per-minute limit (RATE_LIMIT_EXCEEDED) or the monthly quota in units or test rows (QUOTA_EXCEEDED).',
+      ),
+      retry_after: count('RATE_LIMIT_EXCEEDED: seconds until the window resets (also in Retry-After).'),
+      used: count('QUOTA_EXCEEDED: units (or test rows) used this month.'),
+      requested: count('QUOTA_EXCEEDED: units (or test rows) this request needed.'),
+      mode: {
+        type: 'string',
+        enum: ['test'],
+        description: "QUOTA_EXCEEDED: 'test' when the test keys' monthly rows ran out.",
+      },
+    },
+  };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: properties[status] ?? {},
+    description: properties[status] ? 'Depends on the code (see each property).' : 'Empty for these codes.',
+  };
+}
+
 /** The one error body of API.md §6, its `code` limited to the codes of `status`. */
 function errorSchema(status: number): Schema {
   const details: Schema =
-    status === 422
-      ? schemaRef('DeclarationValidationResponse')
-      : {
-          type: 'object',
-          description:
-            'Depends on the code: `fields` (400), `limit` (413), `used`/`limit`/`requested` (429 quota), `status` (409 file).',
-        };
+    status === 422 ? schemaRef('DeclarationValidationResponse') : errorDetailsSchema(status);
   return {
     type: 'object',
     required: ['error'],
@@ -191,16 +241,21 @@ function schemas(): Record<string, Schema | Record<string, unknown>> {
   };
   const fileStatus: Schema = { type: 'string', enum: [...FILE_STATUSES] };
   return {
-    DeclarationBody: (() => {
-      const schema = declarationBodyJsonSchema();
-      return {
-        ...schema,
-        description:
-          `${schema.description} This schema refuses every body the server answers 400 and none it takes; ` +
-          'the rules that depend on the declarant or on other values (and NIR keys, dates, codes of the reference lists) ' +
-          'come back as errors of the validation response.',
-      };
-    })(),
+    // One schema per file type, told apart by `type`: a field of the other type is refused, as by
+    // the server (an adf body with a jdr holder's `result` is a 400, not a union's silent pass).
+    DeclarationBody: {
+      description:
+        'Declarations to turn into a bulk-import file: the body of an adf file or of a jdr file, told apart by `type`. ' +
+        'This schema refuses every body the server answers 400 and none it takes; the rules that depend on the ' +
+        'declarant or on other values (and NIR keys, dates, codes of the reference lists) come back as errors of ' +
+        'the validation response.',
+      oneOf: FILE_TYPES.map((t) => schemaRef(bodySchemaName(t))),
+      discriminator: {
+        propertyName: 'type',
+        mapping: Object.fromEntries(FILE_TYPES.map((t) => [t, `#/components/schemas/${bodySchemaName(t)}`])),
+      },
+    },
+    ...Object.fromEntries(FILE_TYPES.map((t) => [bodySchemaName(t), declarationBodyJsonSchema(SPEC, t)])),
     Issue: issue,
     IssueSummary: object({ by_code: counts(), by_column: counts() }),
     Normalization: object({

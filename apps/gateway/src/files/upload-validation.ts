@@ -21,6 +21,14 @@ export interface UploadFields {
   spec_version?: string;
 }
 
+/** The form fields of an upload besides `file`; any other is refused, as an unknown JSON field is. */
+const UPLOAD_FIELDS: ReadonlySet<string> = new Set([
+  'type',
+  'declarant',
+  'strict_references',
+  'spec_version',
+]);
+
 /**
  * POST /v1/files/validate (SERVICE.md §4.3): the upload is analysed in memory (multer's memory
  * storage), never written to disk; large ones by a worker through Redis (memory too). Units are
@@ -46,6 +54,8 @@ export class UploadValidation {
     const { principal, lang, upload, fields } = input;
     const problems: { field: string; message: string }[] = [];
     if (!upload) problems.push({ field: 'file', message: FIELD_PROBLEMS.required[lang] });
+    for (const name of Object.keys(fields))
+      if (!UPLOAD_FIELDS.has(name)) problems.push({ field: name, message: FIELD_PROBLEMS.unknown[lang] });
     const strict = fields.strict_references;
     if (strict !== undefined && strict !== 'true' && strict !== 'false') {
       problems.push({ field: 'strict_references', message: `${FIELD_PROBLEMS.one_of[lang]}: true, false` });
