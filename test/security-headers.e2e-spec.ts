@@ -371,3 +371,14 @@ describe('docker-compose.yml', () => {
     expect(example).toContain('openssl rand -base64 32');
   });
 });
+
+describe('Strict-Transport-Security', () => {
+  it('is sent over TLS (here: a believed proxy says https), never over plain HTTP', async () => {
+    for (const path of ['/v1/spec', '/dashboard/sign-in', '/health/live']) {
+      const tls = await request(gw.http).get(path).set('X-Forwarded-Proto', 'https');
+      expect(tls.headers['strict-transport-security']).toBe('max-age=31536000');
+      const plain = await request(gw.http).get(path);
+      expect(plain.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+});

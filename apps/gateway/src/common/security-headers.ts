@@ -84,6 +84,9 @@ export function isNoStorePath(path: string): boolean {
   return NO_STORE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
+/** One year, as browsers' preload lists expect. */
+const HSTS_MAX_AGE_SECONDS = 365 * 24 * 3600;
+
 export function securityHeaders() {
   return (req: Request, res: Response, next: NextFunction): void => {
     const path = normalize(req.path ?? '/');
@@ -93,6 +96,10 @@ export function securityHeaders() {
       isDashboard(path) ? DASHBOARD_CSP : isHtmlPage(path) ? PAGE_CSP : DATA_CSP,
     );
     if (isNoStorePath(path)) res.setHeader('Cache-Control', 'no-store');
+    // Over TLS only (directly, or through a proxy TRUST_PROXY believes): browsers ignore it on plain
+    // HTTP, and a local `npm start` must stay reachable over http. Not includeSubDomains: the
+    // gateway does not know what else the operator serves under its domain.
+    if (req.secure) res.setHeader('Strict-Transport-Security', `max-age=${HSTS_MAX_AGE_SECONDS}`);
     next();
   };
 }

@@ -1,4 +1,7 @@
-import type { Lang } from '@ppfile/rules';
+import { CURRENT_LIMITS, type Lang } from '@ppfile/rules';
+
+/** A test key's rows per request (the spec's limits), as the pages say it. */
+const TEST_ROWS = CURRENT_LIMITS.maxRowsTest;
 
 /**
  * Every word of the dashboard, in English and French. `FR` has the type of `EN`: a text missing in
@@ -76,8 +79,7 @@ const EN = {
     units: 'Units',
     testRowsColumn: 'Test rows',
     getStarted: 'Get started',
-    getStartedText:
-      'Create a test key, then call the API. Test keys are free and limited to 50 rows a request.',
+    getStartedText: `Create a test key, then call the API. Test keys are free and limited to ${TEST_ROWS} rows a request.`,
     createKey: 'Create a key',
     recentFiles: 'Recent files',
     allFiles: 'All files',
@@ -87,7 +89,7 @@ const EN = {
     title: 'API keys',
     introBefore: 'Programs call the API with a key in the header',
     introHeader: 'Authorization: Bearer <key>',
-    introAfter: 'Test keys are free (50 rows a request); live keys count units against your quota.',
+    introAfter: `Test keys are free (${TEST_ROWS} rows a request); live keys count units against your quota.`,
     name: 'Name',
     mode: 'Mode',
     prefix: 'Key',
@@ -104,7 +106,7 @@ const EN = {
     nameLabel: 'Name (optional)',
     namePlaceholder: 'e.g. payroll export',
     modeTest: 'Test',
-    modeTestHelp: 'free, 50 rows a request, for trying',
+    modeTestHelp: `free, ${TEST_ROWS} rows a request, for trying`,
     modeLive: 'Live',
     modeLiveHelp: 'counts units against your monthly quota',
     createSubmit: 'Create key',
@@ -159,8 +161,7 @@ const EN = {
   },
   tryIt: {
     title: 'Try it',
-    intro:
-      'Check a CSV file as the API does (POST /v1/files/validate), with a test key’s limits: at most 50 rows. Nothing is stored or counted; the file stays in memory while it is checked.',
+    intro: `Check a CSV file as the API does (POST /v1/files/validate), with a test key’s limits: at most ${TEST_ROWS} rows. Nothing is stored or counted; the file stays in memory while it is checked.`,
     drop: 'Drop a CSV file here',
     or: 'or',
     choose: 'choose a file',
@@ -176,7 +177,7 @@ const EN = {
     checking: 'Checking…',
     noFile: 'Choose a CSV file to check.',
     tooLarge: (mb: number) =>
-      `The file is over ${mb} MB. Try it checks small files (50 rows); send larger ones to the API.`,
+      `The file is over ${mb} MB. Try it checks small files (${TEST_ROWS} rows); send larger ones to the API.`,
     tooManyRows: (limit: number, rows: string) =>
       `The file has ${rows} rows; Try it checks at most ${limit} (a test key’s limit). Send it to the API with a live key.`,
     throttled: (s: number) => `Too many checks this minute. Try again in ${s} s.`,
@@ -200,6 +201,8 @@ const EN = {
     rows: 'Rows',
     example: 'Message (first occurrence)',
     fileLevel: '(whole file)',
+    rowNote:
+      'Rows are lines of the file, as the portal counts them: the header is line 1, the first data row line 2.',
     allErrors: 'Every error',
     row: 'Row',
     message: 'Message',
@@ -323,8 +326,7 @@ const FR: Messages = {
     units: 'Unités',
     testRowsColumn: 'Lignes de test',
     getStarted: 'Pour commencer',
-    getStartedText:
-      'Créez une clé de test, puis appelez l’API. Les clés de test sont gratuites et limitées à 50 lignes par requête.',
+    getStartedText: `Créez une clé de test, puis appelez l’API. Les clés de test sont gratuites et limitées à ${TEST_ROWS} lignes par requête.`,
     createKey: 'Créer une clé',
     recentFiles: 'Fichiers récents',
     allFiles: 'Tous les fichiers',
@@ -334,8 +336,7 @@ const FR: Messages = {
     title: 'Clés d’API',
     introBefore: 'Les programmes appellent l’API avec une clé dans l’en-tête',
     introHeader: 'Authorization: Bearer <clé>',
-    introAfter:
-      'Les clés de test sont gratuites (50 lignes par requête)\u00a0; les clés live consomment des unités de votre quota.',
+    introAfter: `Les clés de test sont gratuites (${TEST_ROWS} lignes par requête)\u00a0; les clés live consomment des unités de votre quota.`,
     name: 'Nom',
     mode: 'Mode',
     prefix: 'Clé',
@@ -352,7 +353,7 @@ const FR: Messages = {
     nameLabel: 'Nom (facultatif)',
     namePlaceholder: 'p. ex. export paie',
     modeTest: 'Test',
-    modeTestHelp: 'gratuite, 50 lignes par requête, pour essayer',
+    modeTestHelp: `gratuite, ${TEST_ROWS} lignes par requête, pour essayer`,
     modeLive: 'Live',
     modeLiveHelp: 'consomme des unités de votre quota mensuel',
     createSubmit: 'Créer la clé',
@@ -407,8 +408,7 @@ const FR: Messages = {
   },
   tryIt: {
     title: 'Essayer',
-    intro:
-      'Vérifiez un fichier CSV comme le fait l’API (POST /v1/files/validate), avec les limites d’une clé de test\u00a0: 50 lignes au plus. Rien n’est conservé ni compté\u00a0; le fichier reste en mémoire le temps de la vérification.',
+    intro: `Vérifiez un fichier CSV comme le fait l’API (POST /v1/files/validate), avec les limites d’une clé de test\u00a0: ${TEST_ROWS} lignes au plus. Rien n’est conservé ni compté\u00a0; le fichier reste en mémoire le temps de la vérification.`,
     drop: 'Déposez un fichier CSV ici',
     or: 'ou',
     choose: 'choisissez un fichier',
@@ -424,7 +424,7 @@ const FR: Messages = {
     checking: 'Vérification…',
     noFile: 'Choisissez un fichier CSV à vérifier.',
     tooLarge: (mb: number) =>
-      `Le fichier dépasse ${mb} Mo. Essayer vérifie de petits fichiers (50 lignes)\u00a0; envoyez les plus grands à l’API.`,
+      `Le fichier dépasse ${mb} Mo. Essayer vérifie de petits fichiers (${TEST_ROWS} lignes)\u00a0; envoyez les plus grands à l’API.`,
     tooManyRows: (limit: number, rows: string) =>
       `Le fichier compte ${rows} lignes\u00a0; Essayer en vérifie ${limit} au plus (la limite d’une clé de test). Envoyez-le à l’API avec une clé live.`,
     throttled: (s: number) => `Trop de vérifications cette minute. Réessayez dans ${s} s.`,
@@ -449,6 +449,8 @@ const FR: Messages = {
     rows: 'Lignes',
     example: 'Message (première occurrence)',
     fileLevel: '(fichier entier)',
+    rowNote:
+      'Les lignes sont celles du fichier, comme le portail les compte\u00a0: l’en-tête est la ligne 1, la première donnée la ligne 2.',
     allErrors: 'Toutes les erreurs',
     row: 'Ligne',
     message: 'Message',

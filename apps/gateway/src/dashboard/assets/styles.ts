@@ -103,6 +103,15 @@ main.wrap { padding-top: 30px; padding-bottom: 40px; min-height: calc(100vh - 14
 .chart .quota-label { fill: var(--bad); font-size: 11px; }
 .chart .axis { fill: var(--muted); font-size: 11px; }
 .chart .value { fill: var(--ink); font-size: 11px; font-weight: 600; }
+.month-list { display: none; list-style: none; margin: 0; padding: 0; }
+.month-list li { display: grid; grid-template-columns: 8.5em 1fr 4.5em; gap: 10px; align-items: center; padding: 5px 0; font-size: 0.92rem; }
+.month-list li.current { font-weight: 600; }
+.month-list b { text-align: right; font-variant-numeric: tabular-nums; }
+.month-list progress { width: 100%; height: 10px; appearance: none; border: 0; border-radius: 5px; background: var(--grey-soft); overflow: hidden; }
+.month-list progress::-webkit-progress-bar { background: var(--grey-soft); }
+.month-list progress::-webkit-progress-value { background: #9fb1ee; }
+.month-list li.current progress::-webkit-progress-value { background: var(--brand); }
+.month-list progress::-moz-progress-bar { background: #9fb1ee; }
 details summary { cursor: pointer; color: var(--brand); font-size: 0.9rem; margin-top: 8px; }
 
 /* Tables */
@@ -184,7 +193,7 @@ pre.example { background: var(--grey-soft); border-radius: 8px; padding: 12px 14
 .dropzone { border: 2px dashed #b7c2d6; border-radius: 12px; padding: 30px 20px; text-align: center; background: #fbfcfe; transition: background 0.15s, border-color 0.15s; }
 .dropzone.dragging { border-color: var(--brand); background: var(--brand-soft); }
 .dropzone .big { font-size: 1.05rem; font-weight: 600; margin-bottom: 6px; }
-.dropzone input[type="file"] { margin: 8px auto 0; display: block; max-width: 100%; }
+.dropzone:focus-within { outline: 3px solid rgba(35,70,200,0.35); outline-offset: 2px; }
 .dropzone .chosen { margin-top: 10px; font-size: 0.9rem; color: var(--ink); min-height: 1.4em; }
 .try-form { display: grid; gap: 18px; }
 .linklike-label { display: inline; margin: 0; color: var(--brand); text-decoration: underline; text-underline-offset: 2px; cursor: pointer; }
@@ -205,6 +214,25 @@ pre.example { background: var(--grey-soft); border-radius: 8px; padding: 12px 14
 .pager { display: flex; justify-content: space-between; align-items: center; margin-top: 14px; color: var(--muted); font-size: 0.9rem; }
 .spacer { height: 16px; }
 .empty { color: var(--muted); padding: 10px 0; }
+/* Phones: each table row becomes a card of label/value lines, with nothing hidden off-screen; the
+   12-month chart becomes a list (its labels would be a few pixels high). */
+@media (max-width: 640px) {
+  .wrap { padding: 0 14px; }
+  .card { padding: 16px; }
+  .chart-wide { display: none; }
+  .month-list { display: block; }
+  table.cards thead { display: none; }
+  table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: 100%; }
+  table.cards tr { border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin-bottom: 10px; }
+  table.cards td { display: flex; justify-content: space-between; align-items: baseline; gap: 14px; border: 0; padding: 4px 0; text-align: right; white-space: normal; }
+  table.cards td[data-label]::before { content: attr(data-label); flex: none; color: var(--muted); font-size: 0.78rem; font-weight: 600; text-transform: uppercase; letter-spacing: 0.03em; text-align: left; }
+  table.cards td.lead { display: block; text-align: left; font-weight: 600; padding-bottom: 6px; }
+  table.cards td.text { display: block; text-align: left; }
+  table.cards td.text::before { display: block; margin-bottom: 2px; }
+  table.cards td.actions { justify-content: flex-end; padding-top: 8px; }
+  table.cards td:empty { display: none; }
+  td .filename { white-space: normal; overflow-wrap: anywhere; }
+}
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 8px 20px; margin: 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; font-weight: 500; }

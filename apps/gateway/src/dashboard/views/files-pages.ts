@@ -47,7 +47,7 @@ export function filesTable(
 ): Html {
   const { t, f } = ctx;
   return html`<div class="table-wrap">
-    <table>
+    <table class="cards">
       <thead>
         <tr>
           <th>${t.files.file}</th>
@@ -64,19 +64,25 @@ export function filesTable(
         ${files.map((file) => {
           const state = stateOf(file, now);
           return html`<tr data-file-id="${file.id}">
-            <td><span class="filename">${file.filename}</span>${shortId(file.id)}</td>
-            <td>
-              ${file.type.toUpperCase()}<span class="sub"
-                >${file.declarant === 'employer' ? t.tryIt.declarantEmployer : t.tryIt.declarantOf}</span
+            <td class="lead"><span class="filename">${file.filename}</span>${shortId(file.id)}</td>
+            <td data-label="${t.files.kind}">
+              <span
+                >${file.type.toUpperCase()}<span class="sub"
+                  >${file.declarant === 'employer' ? t.tryIt.declarantEmployer : t.tryIt.declarantOf}</span
+                ></span
               >
             </td>
-            <td>${keyLabel(keys.get(file.apiKeyId))}</td>
-            <td><span class="badge ${state}">${t.files[`status_${state}`]}</span></td>
-            <td class="num">${f.number(file.rows)}</td>
-            <td class="when" title="${f.dateTime(file.createdAt)}">
+            <td data-label="${t.files.key}"><span>${keyLabel(keys.get(file.apiKeyId))}</span></td>
+            <td data-label="${t.files.status}">
+              <span class="badge ${state}">${t.files[`status_${state}`]}</span>
+            </td>
+            <td class="num" data-label="${t.files.rows}">${f.number(file.rows)}</td>
+            <td class="when" data-label="${t.files.created}" title="${f.dateTime(file.createdAt)}">
               ${f.shortDateTime(file.createdAt, now)}
             </td>
-            <td class="when">${expiryCell(ctx, file, state, now)}</td>
+            <td class="when" data-label="${t.files.expires}">
+              <span>${expiryCell(ctx, file, state, now)}</span>
+            </td>
             <td class="actions">
               ${state === 'available' ? html`<a class="btn small secondary" href="/dashboard/files/${file.id}/download" download>${t.files.download}</a>` : ''}
             </td>

@@ -21,7 +21,7 @@ export function sortKeys(keys: readonly ApiKeyInfo[]): ApiKeyInfo[] {
 function keysTable(ctx: ViewContext, keys: readonly ApiKeyInfo[], now: Date): Html {
   const { t, f } = ctx;
   return html`<div class="table-wrap">
-    <table>
+    <table class="cards">
       <thead>
         <tr>
           <th>${t.keys.name}</th>
@@ -37,14 +37,14 @@ function keysTable(ctx: ViewContext, keys: readonly ApiKeyInfo[], now: Date): Ht
         ${sortKeys(keys).map(
           (k) =>
             html`<tr data-key-id="${k.id}" ${k.revokedAt ? html` class="dim"` : ''}>
-              <td>${k.name ?? html`<span class="muted">${t.keys.unnamed}</span>`}</td>
-              <td><span class="badge ${k.mode}">${t.modes[k.mode]}</span></td>
-              <td><code>${k.prefix}…</code></td>
-              <td>${f.date(k.createdAt)}</td>
-              <td>
+              <td class="lead">${k.name ?? html`<span class="muted">${t.keys.unnamed}</span>`}</td>
+              <td data-label="${t.keys.mode}"><span class="badge ${k.mode}">${t.modes[k.mode]}</span></td>
+              <td data-label="${t.keys.prefix}"><code>${k.prefix}…</code></td>
+              <td data-label="${t.keys.created}">${f.date(k.createdAt)}</td>
+              <td data-label="${t.keys.lastUsed}">
                 ${k.lastUsedAt ? html`<span title="${f.dateTime(k.lastUsedAt)}">${f.ago(k.lastUsedAt, now)}</span>` : html`<span class="muted">${t.keys.never}</span>`}
               </td>
-              <td>
+              <td data-label="${t.keys.status}">
                 ${k.revokedAt ? html`<span class="badge revoked">${t.keys.revokedOn(f.date(k.revokedAt))}</span>` : html`<span class="badge active">${t.keys.active}</span>`}
               </td>
               <td class="actions">
@@ -132,6 +132,7 @@ export function createdKeyPage(
   return layout(ctx, {
     title: t.keys.createdTitle,
     active: 'keys',
+    once: true,
     body: html`${pageHead(t.keys.createdTitle)}
       <div class="card">
         <p>

@@ -61,7 +61,14 @@ function langSwitch(ctx: ViewContext): Html {
 /** The page around a view's content: head (own-origin stylesheet and script only), top bar, footer. */
 export function layout(
   ctx: ViewContext,
-  page: { title: string; active?: NavKey; body: Html; bare?: boolean },
+  page: {
+    title: string;
+    active?: NavKey;
+    body: Html;
+    bare?: boolean;
+    /** A page shown once (a new key's secret): no language switch, which would reload it without. */
+    once?: boolean;
+  },
 ): Html {
   const { t, user } = ctx;
   const nav = user
@@ -78,7 +85,7 @@ export function layout(
           >`
         : ''
     }
-    ${langSwitch(ctx)}
+    ${page.once ? '' : langSwitch(ctx)}
     ${
       user
         ? html`<form method="post" action="/dashboard/sign-out">

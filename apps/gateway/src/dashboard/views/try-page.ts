@@ -47,7 +47,7 @@ function groupTable(
   const { t, f } = ctx;
   return html`<h3 id="${id}">${title}</h3>
     <div class="table-wrap">
-      <table data-group="${id}">
+      <table class="cards" data-group="${id}">
         <thead>
           <tr>
             <th>${keyTitle}</th>
@@ -60,12 +60,12 @@ function groupTable(
           ${groups.map(
             (g) =>
               html`<tr>
-                <td>
+                <td class="lead">
                   ${g.key === null ? html`<span class="muted">${t.tryIt.fileLevel}</span>` : html`<code>${g.key}</code>`}
                 </td>
-                <td class="num">${f.number(g.count)}</td>
-                <td>${rowList(ctx, g.rows)}</td>
-                <td>${g.example}</td>
+                <td class="num" data-label="${t.tryIt.count}">${f.number(g.count)}</td>
+                <td data-label="${t.tryIt.rows}">${rowList(ctx, g.rows)}</td>
+                <td class="text" data-label="${t.tryIt.example}">${g.example}</td>
               </tr>`,
           )}
         </tbody>
@@ -76,7 +76,7 @@ function groupTable(
 function issuesTable(ctx: ViewContext, issues: readonly Issue[], id: string): Html {
   const { t } = ctx;
   return html`<div class="table-wrap">
-    <table id="${id}">
+    <table class="cards" id="${id}">
       <thead>
         <tr>
           <th class="num">${t.tryIt.row}</th>
@@ -89,12 +89,12 @@ function issuesTable(ctx: ViewContext, issues: readonly Issue[], id: string): Ht
         ${issues.slice(0, ERRORS_SHOWN).map(
           (e) =>
             html`<tr>
-              <td class="num">${e.row ?? '—'}</td>
-              <td>
+              <td class="num" data-label="${t.tryIt.row}">${e.row ?? '—'}</td>
+              <td data-label="${t.tryIt.column}">
                 ${e.column ? html`<code>${e.column}</code>` : html`<span class="muted">${t.tryIt.fileLevel}</span>`}
               </td>
-              <td><code>${e.code}</code></td>
-              <td>${e.message}</td>
+              <td data-label="${t.tryIt.code}"><code>${e.code}</code></td>
+              <td class="text" data-label="${t.tryIt.message}">${e.message}</td>
             </tr>`,
         )}
       </tbody>
@@ -121,6 +121,7 @@ function resultCard(ctx: ViewContext, filename: string, r: FileValidationRespons
       </div>
       ${ok ? html`<p class="muted small">${t.tryIt.validNote}</p>` : ''}
       ${r.truncated ? alert('info', t.tryIt.truncated(f.number(r.errors.length))) : ''}
+      ${r.errors.length || r.warnings.length ? html`<p class="muted small">${t.tryIt.rowNote}</p>` : ''}
       ${
         r.errors.length
           ? html`<div class="actions-row">
@@ -184,7 +185,14 @@ export function tryPage(ctx: ViewContext, view: TryView): Html {
             <div class="muted">
               ${t.tryIt.or} <label for="file" class="linklike-label">${t.tryIt.choose}</label>
             </div>
-            <input id="file" name="file" type="file" accept=".csv,text/csv" required />
+            <input
+              id="file"
+              class="visually-hidden"
+              name="file"
+              type="file"
+              accept=".csv,text/csv"
+              required
+            />
             <div class="chosen" aria-live="polite"></div>
           </div>
           <div class="row-form">

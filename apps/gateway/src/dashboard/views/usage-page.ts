@@ -88,7 +88,10 @@ export function usagePage(ctx: ViewContext, v: UsageView): Html {
       ${getStarted}
       <div class="card">
         <h2>${t.usage.history}</h2>
-        ${usageChart(bars, { value: v.limit, label: t.usage.quotaLine(f.number(v.limit)), aboveLabel: t.usage.quotaAbove(f.number(v.limit)) }, t.usage.historyAria(summary))}
+        <div class="chart-wide">
+          ${usageChart(bars, { value: v.limit, label: t.usage.quotaLine(f.number(v.limit)), aboveLabel: t.usage.quotaAbove(f.number(v.limit)) }, t.usage.historyAria(summary))}
+        </div>
+        ${monthList(ctx, v)}
         <details>
           <summary>${t.usage.showTable}</summary>
           <div class="table-wrap">
@@ -122,4 +125,24 @@ export function usagePage(ctx: ViewContext, v: UsageView): Html {
         ${v.recentFiles.length ? filesTable(ctx, v.recentFiles, v.keys, v.now) : html`<p class="empty">${t.usage.noFiles}</p>`}
       </div>`,
   });
+}
+
+/**
+ * The 12 months on a phone, where the chart's labels would be a few pixels high: one line a month,
+ * newest first, with a bar (a <progress>: the CSP allows no inline style to size a bar) against the
+ * largest of the year and the quota.
+ */
+function monthList(ctx: ViewContext, v: UsageView): Html {
+  const { t, f } = ctx;
+  const max = Math.max(1, v.limit, ...v.history.map((m) => m.used));
+  return html`<ol class="month-list" aria-label="${t.usage.history}">
+    ${[...v.history].reverse().map(
+      (m) =>
+        html`<li${m.month === v.month ? html` class="current"` : ''}>
+          <span>${f.longMonth(m.month)}</span>
+          <progress max="${max}" value="${m.used}"></progress>
+          <b>${f.number(m.used)}</b>
+        </li>`,
+    )}
+  </ol>`;
 }
