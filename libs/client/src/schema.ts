@@ -800,24 +800,6 @@ export interface components {
         request_id: string;
       };
     };
-    Error409: {
-      error: {
-        /** @enum {string} */
-        code: 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_IN_PROGRESS' | 'FILE_NOT_AVAILABLE';
-        /** @description In the language of Accept-Language (en or fr). */
-        message: string;
-        /** @description Depends on the code (see each property). */
-        details: {
-          /**
-           * @description FILE_NOT_AVAILABLE: the state of the file.
-           * @enum {string}
-           */
-          status?: 'processing' | 'failed';
-        };
-        /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
-        request_id: string;
-      };
-    };
     Error410: {
       error: {
         /** @enum {string} */
@@ -916,6 +898,54 @@ export interface components {
         message: string;
         /** @description Empty for these codes. */
         details: Record<string, never>;
+        /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
+        request_id: string;
+      };
+    };
+    Error404NotFound: {
+      error: {
+        /** @enum {string} */
+        code: 'NOT_FOUND';
+        /** @description In the language of Accept-Language (en or fr). */
+        message: string;
+        /** @description Empty for these codes. */
+        details: Record<string, never>;
+        /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
+        request_id: string;
+      };
+    };
+    Error409Idempotency: {
+      error: {
+        /** @enum {string} */
+        code: 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_IN_PROGRESS';
+        /** @description In the language of Accept-Language (en or fr). */
+        message: string;
+        /** @description Depends on the code (see each property). */
+        details: {
+          /**
+           * @description FILE_NOT_AVAILABLE: the state of the file.
+           * @enum {string}
+           */
+          status?: 'processing' | 'failed';
+        };
+        /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
+        request_id: string;
+      };
+    };
+    Error409FileNotAvailable: {
+      error: {
+        /** @enum {string} */
+        code: 'FILE_NOT_AVAILABLE';
+        /** @description In the language of Accept-Language (en or fr). */
+        message: string;
+        /** @description Depends on the code (see each property). */
+        details: {
+          /**
+           * @description FILE_NOT_AVAILABLE: the state of the file.
+           * @enum {string}
+           */
+          status?: 'processing' | 'failed';
+        };
         /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
         request_id: string;
       };
@@ -1193,7 +1223,7 @@ export interface operations {
           'application/json': components['schemas']['Error401'];
         };
       };
-      /** @description No such resource for this key (a file of another key reads as unknown). Codes: NOT_FOUND, FILE_NOT_STORED. */
+      /** @description No such resource for this key (a file of another key reads as unknown). Codes: NOT_FOUND. */
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1203,7 +1233,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error404'];
+          'application/json': components['schemas']['Error404NotFound'];
         };
       };
       /** @description Per-minute limit of the key or of its organization (`Retry-After`), or the monthly quota (`details`: used, limit, requested). Codes: RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED. */
@@ -1445,7 +1475,7 @@ export interface operations {
           'application/json': components['schemas']['Error401'];
         };
       };
-      /** @description Idempotency-Key reused with another body or still running, or a file not available yet. Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_IN_PROGRESS, FILE_NOT_AVAILABLE. */
+      /** @description Idempotency-Key reused with another body or still running, or a file not available yet. Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_IN_PROGRESS. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1456,7 +1486,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error409'];
+          'application/json': components['schemas']['Error409Idempotency'];
         };
       };
       /** @description Body over 20 MB, or more rows than the key may send in one request (`details.limit`). Codes: LINE_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE. */
@@ -1720,7 +1750,7 @@ export interface operations {
           'application/json': components['schemas']['Error401'];
         };
       };
-      /** @description No such resource for this key (a file of another key reads as unknown). Codes: NOT_FOUND, FILE_NOT_STORED. */
+      /** @description No such resource for this key (a file of another key reads as unknown). Codes: NOT_FOUND. */
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1730,7 +1760,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error404'];
+          'application/json': components['schemas']['Error404NotFound'];
         };
       };
       /** @description Per-minute limit of the key or of its organization (`Retry-After`), or the monthly quota (`details`: used, limit, requested). Codes: RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED. */
@@ -1844,7 +1874,7 @@ export interface operations {
           'application/json': components['schemas']['Error404'];
         };
       };
-      /** @description Idempotency-Key reused with another body or still running, or a file not available yet. Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_IN_PROGRESS, FILE_NOT_AVAILABLE. */
+      /** @description Idempotency-Key reused with another body or still running, or a file not available yet. Codes: FILE_NOT_AVAILABLE. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1855,7 +1885,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error409'];
+          'application/json': components['schemas']['Error409FileNotAvailable'];
         };
       };
       /** @description The file expired: its content was deleted (its metadata still answers). Codes: FILE_EXPIRED. */

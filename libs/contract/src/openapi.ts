@@ -154,7 +154,7 @@ function errorDetailsSchema(status: number): Schema {
 }
 
 /** The one error body of API.md §6, its `code` limited to the codes of `status`. */
-function errorSchema(status: number): Schema {
+function errorSchema(status: number, codes: readonly RequestErrorCode[] = codesOf(status)): Schema {
   const details: Schema =
     status === 422 ? schemaRef('DeclarationValidationResponse') : errorDetailsSchema(status);
   return {
@@ -167,7 +167,7 @@ function errorSchema(status: number): Schema {
         required: ['code', 'message', 'details', 'request_id'],
         additionalProperties: false,
         properties: {
-          code: { type: 'string', enum: codesOf(status) },
+          code: { type: 'string', enum: [...codes] },
           message: { type: 'string', description: 'In the language of Accept-Language (en or fr).' },
           details,
           request_id: { type: 'string', example: 'req_8f14e45fceea167a5a36dedd4bea2543' },
@@ -420,6 +420,9 @@ function schemas(): Record<string, Schema | Record<string, unknown>> {
       down: { type: 'array', items: { type: 'string', enum: ['database', 'redis', 'storage'] } },
     }),
     ...Object.fromEntries(Object.keys(ERROR_RESPONSES).map((s) => [`Error${s}`, errorSchema(Number(s))])),
+    ...Object.fromEntries(
+      Object.entries(NARROW_ERRORS).map(([name, n]) => [name, errorSchema(n.status, n.codes)]),
+    ),
   };
 }
 
@@ -487,17 +490,34 @@ function json(schema: unknown, example?: unknown): Record<string, unknown> {
 }
 
 /** The error responses of an /v1 operation, each with its headers. */
-function errors(statuses: number[]): Record<string, unknown> {
+/**
+ * Where an operation can meet only some of a status's codes (a download's 409 is never an
+ * idempotency conflict), its answer names a narrower error schema, so that a generated client's
+ * types list only the codes that can happen there.
+ */
+const NARROW_ERRORS = {
+  Error404NotFound: { status: 404, codes: ['NOT_FOUND'] },
+  Error409Idempotency: { status: 409, codes: ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS'] },
+  Error409FileNotAvailable: { status: 409, codes: ['FILE_NOT_AVAILABLE'] },
+} satisfies Record<string, { status: number; codes: RequestErrorCode[] }>;
+type NarrowError = keyof typeof NARROW_ERRORS;
+
+function errors(
+  statuses: number[],
+  narrow: Partial<Record<number, NarrowError>> = {},
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const status of statuses) {
+    const narrowed = narrow[status];
+    const codes: readonly RequestErrorCode[] = narrowed ? NARROW_ERRORS[narrowed].codes : codesOf(status);
     // Retry-After: always with 503; with 429 for RATE_LIMIT_EXCEEDED (a monthly QUOTA_EXCEEDED has
     // none: retrying soon will not help); with 409 for a file still processing.
     const extra: HeaderName[] = status === 503 ? ['Retry-After'] : [];
     const optional: HeaderName[] = status === 409 || status === 429 ? ['Retry-After'] : [];
     out[String(status)] = {
-      description: `${ERROR_RESPONSES[status]!.description} Codes: ${codesOf(status).join(', ')}.`,
+      description: `${ERROR_RESPONSES[status]!.description} Codes: ${codes.join(', ')}.`,
       headers: responseHeaders(true, status, extra, optional),
-      content: json(schemaRef(`Error${status}`)),
+      content: json(schemaRef(narrowed ?? `Error${status}`)),
     };
   }
   return out;
@@ -618,7 +638,7 @@ function operations(): Record<string, Record<string, Operation>> {
         ],
         responses: {
           '200': ok('One page of codes.', schemaRef('ReferencePage')),
-          ...errors([400, 404, ...COMMON_ERRORS]),
+          ...errors([400, 404, ...COMMON_ERRORS], { 404: 'Error404NotFound' }),
         },
       },
     },
@@ -678,7 +698,7 @@ function operations(): Record<string, Record<string, Operation>> {
             ),
             content: json(schemaRef('GenerateAccepted')),
           },
-          ...errors([400, 409, 413, 415, 422, ...COMMON_ERRORS]),
+          ...errors([400, 409, 413, 415, 422, ...COMMON_ERRORS], { 409: 'Error409Idempotency' }),
         },
       },
     },
@@ -733,7 +753,10 @@ function operations(): Record<string, Record<string, Operation>> {
           'processing → available | failed → expired, or not_stored. Only the key that created the file sees it.',
         security: BEARER,
         parameters: [fileId],
-        responses: { '200': ok('The file.', schemaRef('FileMetadata')), ...errors([404, ...COMMON_ERRORS]) },
+        responses: {
+          '200': ok('The file.', schemaRef('FileMetadata')),
+          ...errors([404, ...COMMON_ERRORS], { 404: 'Error404NotFound' }),
+        },
       },
     },
     '/v1/files/{id}/download': {
@@ -764,7 +787,7 @@ function operations(): Record<string, Record<string, Operation>> {
             description: 'Not modified: the copy of `If-None-Match` is this file.',
             headers: responseHeaders(true, 304, ['ETag']),
           },
-          ...errors([404, 409, 410, ...COMMON_ERRORS]),
+          ...errors([404, 409, 410, ...COMMON_ERRORS], { 409: 'Error409FileNotAvailable' }),
         },
       },
     },
@@ -827,6 +850,19 @@ function operations(): Record<string, Record<string, Operation>> {
 /** The version of the HTTP API's contract (the paths say v1); the format versions are GET /v1/spec's. */
 export const API_VERSION = '1.0.0';
 
+/** An error schema no operation answers with (every 409 is narrowed) is left out of the document. */
+function withoutUnusedErrors(
+  all: ReturnType<typeof schemas>,
+  paths: Record<string, Record<string, Operation>>,
+): ReturnType<typeof schemas> {
+  const text = JSON.stringify(paths);
+  return Object.fromEntries(
+    Object.entries(all).filter(
+      ([name]) => !/^Error\d{3}/.test(name) || text.includes(`"#/components/schemas/${name}"`),
+    ),
+  );
+}
+
 export function buildOpenApiDocument(options: { serverUrl?: string } = {}): OpenApiDocument {
   usedHeaders = new Map();
   const paths = operations();
@@ -866,7 +902,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Open
           description: 'An API key: `pp_live_…` or `pp_test_…` (created by an operator or in the dashboard).',
         },
       },
-      schemas: schemas(),
+      schemas: withoutUnusedErrors(schemas(), paths),
       headers,
     },
   };
