@@ -293,6 +293,32 @@ describe('users and sessions in PostgreSQL (libs/db)', () => {
     await expect(gw.stores.sessions.deleteForUser(user.id)).resolves.toBe(1);
     await expect(gw.stores.sessions.resume(a.token, limits)).resolves.toBeNull();
   });
+
+  it('a new invitation drops the password, the sessions and the earlier link; removal ends the sessions too', async () => {
+    const users = gw.stores.users;
+    const limits = { lifetimeMs: 10 * 60_000, idleMs: 2 * 60_000 };
+    const first = await users.createWithInvitation({
+      organizationId: orgB.id,
+      email: 'forgot@other.example',
+    });
+    await users.acceptInvitation(first.token, 'scrypt$old');
+    const session = await gw.stores.sessions.create(first.user.id, limits);
+
+    const again = await users.reinvite(' FORGOT@other.example ');
+    expect(again.user).toMatchObject({ id: first.user.id, passwordHash: null });
+    await expect(gw.stores.sessions.resume(session.token, limits)).resolves.toBeNull();
+    await expect(users.findByInvitation(first.token)).resolves.toBeNull();
+    await expect(users.acceptInvitation(again.token, 'scrypt$new')).resolves.toMatchObject({
+      passwordHash: 'scrypt$new',
+    });
+
+    const kept = await gw.stores.sessions.create(first.user.id, limits);
+    await expect(users.remove('forgot@other.example')).resolves.toMatchObject({ id: first.user.id });
+    await expect(users.get(first.user.id)).resolves.toBeNull();
+    await expect(gw.stores.sessions.resume(kept.token, limits)).resolves.toBeNull();
+    await expect(users.remove('forgot@other.example')).rejects.toThrow('unknown user');
+    await expect(users.reinvite('nobody@other.example')).rejects.toThrow('unknown user');
+  });
 });
 
 // ---- a person in a browser --------------------------------------------------------------------------

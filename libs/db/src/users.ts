@@ -186,6 +186,43 @@ export class UserStore {
     await this.prisma.user.update({ where: { id }, data: { lastSignInAt: this.clock() } });
   }
 
+  /**
+   * A new one-time invitation for an existing user (a forgotten password, an expired link): the
+   * password and every session are dropped and the earlier link stops working, in one transaction.
+   * The user is found by address; NotFoundError when there is none.
+   */
+  async reinvite(email: string, ttlMs: number = INVITATION_TTL_MS): Promise<CreatedInvitation> {
+    const normalized = normalizeEmail(email);
+    const token = newSecretToken();
+    const expiresAt = new Date(this.clock().getTime() + ttlMs);
+    const user = await this.prisma.$transaction(async (tx) => {
+      const found = await tx.user.findUnique({ where: { email: normalized }, select: { id: true } });
+      if (!found) throw new NotFoundError('user', normalized);
+      await tx.session.deleteMany({ where: { userId: found.id } });
+      return tx.user.update({
+        where: { id: found.id },
+        data: { passwordHash: null, invitationHash: tokenHash(token), invitationExpiresAt: expiresAt },
+        select: USER_FIELDS,
+      });
+    });
+    return { user, token, expiresAt };
+  }
+
+  /**
+   * Removes a user (someone who left the organization): their sessions end at once, in the same
+   * transaction. The removed user; NotFoundError when the address is unknown.
+   */
+  async remove(email: string): Promise<DashboardUser> {
+    const normalized = normalizeEmail(email);
+    return this.prisma.$transaction(async (tx) => {
+      const found = await tx.user.findUnique({ where: { email: normalized }, select: USER_FIELDS });
+      if (!found) throw new NotFoundError('user', normalized);
+      await tx.session.deleteMany({ where: { userId: found.id } });
+      await tx.user.delete({ where: { id: found.id } });
+      return found;
+    });
+  }
+
   /** The organization's users, oldest first. */
   async listForOrganization(organizationId: string): Promise<DashboardUser[]> {
     return this.prisma.user.findMany({
