@@ -89,13 +89,15 @@ interface Run {
   err: string;
 }
 
-function ppfile(args: string[], env: Record<string, string> = {}): Run {
+function ppfile(args: string[], env: Record<string, string> = {}, input?: string | Buffer): Run {
   const base: NodeJS.ProcessEnv = { ...process.env };
   delete base.PPFILE_REFERENCE_DATA;
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: ROOT,
     env: { ...base, ...env },
     timeout: 60_000,
+    maxBuffer: 64 << 20,
+    input,
   });
   if (r.error) throw r.error;
   return {
@@ -400,7 +402,11 @@ describe('ppfile validate', () => {
     expect(body.errors[999]).toMatchObject({ row: 1_001, column: 'NIR', code: 'INVALID_NIR' });
     expect(body.summary).toEqual({ by_code: { INVALID_NIR: 1_100 }, by_column: { NIR: 1_100 } });
     const text = ppfile(validateArgs(file));
-    expect(text.out).toContain('  … 100 more error(s) not listed\n');
+    // The text says where the list stops, with the exact count of what is not shown.
+    expect(text.out).toContain('  … 100 more error(s) not shown\n');
+    expect(text.out.split('\n').filter((l) => l.startsWith('  error '))).toHaveLength(1_000);
+    const fr = ppfile([...validateArgs(file), '--lang', 'fr']);
+    expect(fr.out).toContain('  … 100 erreur(s) de plus non affichée(s)\n');
   });
 
   it('LF line endings → still valid (exit 0) with the warning LF_LINE_ENDINGS', () => {
@@ -504,7 +510,11 @@ describe('ppfile validate', () => {
       'DATE_FIN_FORMATION is after today (16/11/2026, Europe/Paris); training dates cannot be in the future.';
     const text = ppfile([...args, '--lang', 'fr']);
     expect(text.status).toBe(1);
-    expect(text.out).toContain(`  error   line 2 DATE_FIN_FORMATION: FUTURE_DATE — ${fr}\n`);
+    expect(text.out).toBe(
+      'of-adf.csv : invalide\n' +
+        '  lignes : 2 au total, 0 valide(s), 2 invalide(s) ; 1 erreur(s), 0 avertissement(s) (format 2026-02)\n' +
+        `  erreur        ligne 2 DATE_FIN_FORMATION : FUTURE_DATE — ${fr}\n`,
+    );
     expect(text.out).not.toContain(en);
     expect(json(ppfile([...args, '--lang', 'fr', '--json'])).errors[0].message).toBe(fr);
     expect(ppfile(args).out).toContain(en);
@@ -646,7 +656,8 @@ describe('ppfile check', () => {
         code: 'INVALID_JSON',
         message: 'The request body is not valid JSON.',
         details: {},
-        request_id: expect.stringMatching(/^req_[0-9a-f]+$/),
+        // As the gateway's: req_ and 32 hex digits.
+        request_id: expect.stringMatching(/^req_[0-9a-f]{32}$/),
       },
     });
     const text = ppfile(['check', file]);
@@ -679,18 +690,36 @@ describe('ppfile check', () => {
     });
   });
 
-  it('more than 50,000 rows → exit 2 with LINE_LIMIT_EXCEEDED (API.md §6)', () => {
+  it('offline there is no key, hence no row limit: 50,001 rows are checked; --max-rows N refuses beyond N (LINE_LIMIT_EXCEEDED, exit 2)', () => {
     const holders = new Array(50_001).fill('{}').join(',');
     const file = tmpFile(
-      'check/too-many.json',
+      'check/many.json',
       `{"type":"adf","declarant":"employer","declarations":[{"holders":[${holders}]}]}`,
     );
     const run = ppfile(['check', file, '--json']);
-    expect(run.status).toBe(2);
-    expect(json(run).error).toMatchObject({
+    // Checked, and invalid for what the rows lack: not refused for their number.
+    expect(run.status).toBe(1);
+    expect(json(run)).toMatchObject({ valid: false, rows_total: 50_001, rows_invalid: 50_001 });
+
+    const limited = ppfile(['check', file, '--max-rows', '50000', '--json']);
+    expect(limited.status).toBe(2);
+    expect(json(limited).error).toMatchObject({
       code: 'LINE_LIMIT_EXCEEDED',
+      message: 'The request holds more than 50000 rows, the limit given by --max-rows.',
       details: { limit: 50_000, rows: 50_001 },
     });
+    const text = ppfile(['check', file, '--max-rows', '50000', '--lang', 'fr']);
+    expect(text.status).toBe(2);
+    expect(text.out).toBe('');
+    expect(text.err).toBe(
+      'LINE_LIMIT_EXCEEDED : La requête contient plus de 50000 lignes, la limite fixée par --max-rows.\n',
+    );
+    expect(ppfile(['check', file, '--max-rows', '50001']).status).toBe(1);
+    for (const bad of ['0', '-3', '1e5', 'many']) {
+      const refused = ppfile(['check', BODY_FILE, `--max-rows=${bad}`]);
+      expect(refused.status).toBe(2);
+      expect(refused.err).toBe('ppfile check: --max-rows expects a whole number of rows, at least 1\n');
+    }
   });
 });
 
@@ -1156,6 +1185,511 @@ describe('no NIR and no birth name from an invalid input is ever printed (API.md
   });
 });
 
+// ---- the command line's habits: version, help, pipes, standard input, any size, lists, French ------------------
+
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
+/** Carriage return, then "erase to the end of the line": how a progress line replaces the previous one. */
+const CLEAR_LINE = '\r\u001b[K';
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const nodeBin = `${q(process.execPath)} ${q(BIN)}`;
+
+/** A shell pipeline with pipefail, so that ppfile's own status is the pipeline's. */
+function shell(command: string): Run {
+  const r = spawnSync('bash', ['-o', 'pipefail', '-c', command], { cwd: ROOT, timeout: 60_000 });
+  if (r.error) throw r.error;
+  return {
+    status: r.status,
+    stdout: r.stdout,
+    out: r.stdout.toString('utf8'),
+    err: r.stderr.toString('utf8'),
+  };
+}
+
+/** The fixture's body with `declarations` copies of its declaration, each with `holders(d)` holders. */
+function bigBody(declarations: number, holders: (d: number) => Record<string, string>[]): string {
+  const b = JSON.parse(BODY_TEXT);
+  const model = b.declarations[0];
+  b.declarations = Array.from({ length: declarations }, (_, d) => ({
+    ...model,
+    id: `BIG-${d}`,
+    holders: holders(d),
+  }));
+  return JSON.stringify(b);
+}
+
+/** A NIR valid for the rules, distinct for i < 999 (the first one of an existing fixture, renumbered). */
+const nir = (i: number) =>
+  `18505780${String(Math.floor(i / 999)).padStart(2, '0')}${String((i % 999) + 1).padStart(3, '0')}`;
+
+/** 3,000 holders, each with a provisional NIR written with spaces: > 1,000 warnings and normalizations. */
+const NOISY_BODY = () =>
+  bigBody(6, (d) =>
+    Array.from({ length: 500 }, (_, i) => ({
+      unique_id: `N-${d}-${i}`,
+      nir: '7 55 08 14 168 025',
+      birth_name: 'MARTIN',
+      validity_start: '2026-11-17',
+    })),
+  );
+
+/** Every command and group, as `--help` must describe it. */
+const LEAVES: Record<string, string[]> = {
+  validate: [
+    '--type',
+    '--declarant',
+    '--no-strict-references',
+    '--filename',
+    '--max-rows',
+    '--spec-version',
+    '--today',
+  ],
+  check: ['--max-rows', '--today'],
+  generate: ['-o, --output', '--max-rows', '--today'],
+  'refdata import': ['--list', '--dir', '--partial', '--spec-version'],
+  'admin org create': ['--name', '--plan'],
+  'admin org list': [],
+  'admin key create': ['--org', '--mode', '--name'],
+  'admin key list': ['--org'],
+  'admin key revoke': [],
+  'admin user create': ['--org', '--email'],
+  'admin usage': ['--org', '--month'],
+  'admin reconcile': ['--check'],
+  'admin db migrate': [],
+};
+const GROUPS = ['refdata', 'admin', 'admin org', 'admin key', 'admin user', 'admin db'];
+
+describe('ppfile --version and --help', () => {
+  it.each([['--version'], ['-V']])('`ppfile %s` prints the version of package.json, exit 0', (flag) => {
+    const run = ppfile([flag]);
+    expect(run.err).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.out).toBe(`ppfile ${PACKAGE_VERSION}\n`);
+  });
+
+  it('the top-level help lists every command, admin reconcile and the list commands included', () => {
+    const run = ppfile(['--help']);
+    expect(run.status).toBe(0);
+    for (const command of Object.keys(LEAVES)) expect(run.out).toContain(`\n  ppfile ${command} `);
+    expect(run.out).toContain('ppfile admin reconcile --check');
+    expect(run.out).toContain('ppfile admin key list --org ID');
+    expect(ppfile(['-h']).out).toBe(run.out);
+    expect(ppfile(['help']).out).toBe(run.out);
+  });
+
+  describe.each(Object.entries(LEAVES))('`ppfile %s --help`', (command, options) => {
+    const words = command.split(' ');
+    it('prints its usage, its options and -h, --help on stdout, exit 0; -h and `ppfile help …` too', () => {
+      const run = ppfile([...words, '--help']);
+      expect(run.err).toBe('');
+      expect(run.status).toBe(0);
+      expect(run.out.startsWith(`usage: ppfile ${command}`)).toBe(true);
+      const listed = [...run.out.matchAll(/^ {2}(-\w, )?--[\w-]+/gm)].map((m) => m[0].trim());
+      expect(listed).toEqual([...options, '--lang', '--json', '-h, --help']);
+      expect(ppfile([...words, '-h']).out).toBe(run.out);
+      expect(ppfile(['help', ...words]).out).toBe(run.out);
+      // --help wins over anything else on the line, even a mistake.
+      expect(ppfile([...words, '--bogus', '--help']).status).toBe(0);
+    });
+
+    it('accepts every option its help lists (the help and the parser read one table)', () => {
+      const run = ppfile([...words, '--help']);
+      const args = [...words];
+      if (command === 'validate' || command === 'refdata import') args.push(path.join(tmp, 'nope.csv'));
+      if (command === 'check' || command === 'generate') args.push(path.join(tmp, 'nope.json'));
+      if (command === 'admin key revoke') args.push('key_000000000000000000000000');
+      for (const m of run.out.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)( \S+)?$/gm)) {
+        if (m[1] === '--help') continue;
+        args.push(m[1]!);
+        if (m[2]) args.push(m[1] === '--lang' ? 'en' : 'x');
+      }
+      const r = ppfile(args, { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/ppfile' });
+      expect(r.status).toBe(2);
+      expect(r.err).not.toMatch(/unknown option|needs a value|takes no value/);
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+    });
+  });
+
+  it.each(GROUPS)(
+    '`ppfile %s --help` lists its commands on stdout (exit 0); alone, on stderr (exit 2)',
+    (group) => {
+      const words = group.split(' ');
+      const run = ppfile([...words, '--help']);
+      expect(run.err).toBe('');
+      expect(run.status).toBe(0);
+      expect(run.out.startsWith(`usage:\n  ppfile ${group} `)).toBe(true);
+      const commands = Object.keys(LEAVES).filter((c) => c.startsWith(`${group} `));
+      expect(commands.length).toBeGreaterThan(0);
+      for (const c of commands) expect(run.out).toContain(`\n  ppfile ${c} `);
+      expect(run.out).toContain(`\`ppfile ${group} COMMAND --help\` describes a command.`);
+      expect(ppfile([...words, '-h']).out).toBe(run.out);
+      const alone = ppfile(words);
+      expect(alone.status).toBe(2);
+      expect(alone.out).toBe('');
+      expect(alone.err).toBe(run.out);
+    },
+  );
+
+  it('--lang fr: the help in French', () => {
+    const run = ppfile(['check', '--help', '--lang', 'fr']);
+    expect(run.status).toBe(0);
+    expect(run.out).toMatch(/^utilisation : ppfile check BODY\.json /);
+    expect(run.out).toContain('Vérifie un corps de requête JSON comme POST /v1/declarations/validate.');
+    expect(run.out).toContain('  -h, --help');
+    expect(run.out).toContain('affiche cette aide');
+    expect(ppfile(['--help', '--lang', 'fr']).out).toContain('`ppfile COMMANDE --help` décrit une commande.');
+  });
+
+  it('refusals of the command line: one line in the caller’s language, exit 2, nothing on stdout', () => {
+    const cases: [string[], string][] = [
+      [['check'], 'ppfile check: expected exactly one BODY.json\n'],
+      [['check', BODY_FILE, 'extra.json'], 'ppfile check: unexpected argument "extra.json"\n'],
+      [['check', BODY_FILE, '--today'], 'ppfile check: --today needs a value (--today YYYY-MM-DD)\n'],
+      [
+        ['check', BODY_FILE, '--today', '--json'],
+        'ppfile check: --today needs a value (--today YYYY-MM-DD)\n',
+      ],
+      [['check', BODY_FILE, '--json=yes'], 'ppfile check: --json takes no value\n'],
+      [['check', BODY_FILE, '--lang', 'de'], 'ppfile check: --lang expects en or fr\n'],
+      [['refdata', 'import', '--list', 'rome'], 'ppfile refdata import: expected at least one FILE\n'],
+      [['admin', 'org', 'list', 'all'], 'ppfile admin org list: unexpected argument "all"\n'],
+      [['check', BODY_FILE, '-x', '--lang', 'fr'], 'ppfile check : option inconnue -x\n'],
+      [
+        ['validate', CSV_FILE, '--type', 'adf', '--lang', 'fr'],
+        'ppfile validate : --declarant attend employer | training_organization\n',
+      ],
+    ];
+    for (const [args, err] of cases) {
+      const run = ppfile(args);
+      expect({ args, status: run.status, out: run.out, err: run.err }).toEqual({
+        args,
+        status: 2,
+        out: '',
+        err,
+      });
+    }
+    const unknown = ppfile(['--bogus']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.err.split('\n')[0]).toBe('ppfile: unknown option --bogus');
+    const frob = ppfile(['admin', 'org', 'frob']);
+    expect(frob.status).toBe(2);
+    expect(frob.err.split('\n')[0]).toBe('ppfile: unknown command "admin org frob"');
+  });
+
+  it('`--version` and `--help` load no command: neither the rules nor the database code (fast start)', () => {
+    const main = path.join(ROOT, 'dist', 'cli', 'apps', 'cli', 'src', 'main.js');
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `const { run } = require(${JSON.stringify(main)});
+         const quiet = { out() {}, err() {}, progress() {} };
+         for (const argv of [['--version'], ['--help'], ['validate', '--help'], ['admin', 'key', 'list', '-h'], ['admin']])
+           run(argv, quiet);
+         process.stdout.write(JSON.stringify(Object.keys(require.cache).map((f) => require('node:path').relative(${JSON.stringify(ROOT)}, f))));`,
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(probe.status).toBe(0);
+    const loaded = JSON.parse(probe.stdout) as string[];
+    expect(loaded.filter((f) => /node_modules|libs[\\/]/.test(f))).toEqual([]);
+    expect(loaded.length).toBeLessThanOrEqual(6);
+  });
+});
+
+describe('a reader that stops early (closed pipe)', () => {
+  let body = '';
+  beforeAll(() => {
+    body = tmpFile('pipe/big.json', NOISY_BODY());
+  });
+
+  it('`ppfile check big.json | head -1`: the first line, exit 0, no EPIPE stack trace', () => {
+    const full = ppfile(['check', body, '--today', TODAY]);
+    expect(full.status).toBe(0);
+    // Far more than a pipe holds (64 KiB), so the reader does close it while ppfile writes.
+    expect(full.stdout.length).toBeGreaterThan(200_000);
+    const run = shell(`${nodeBin} check ${q(body)} --today ${TODAY} | head -1`);
+    expect(run.err).toBe('');
+    expect(run.out).toBe(`${body}: valid\n`);
+    expect(run.status).toBe(0);
+  });
+
+  it('the CSV of generate on stdout, and its summary on stderr, cut short: exit 0, nothing else', () => {
+    const csv = shell(`${nodeBin} generate ${q(body)} --today ${TODAY} 2>/dev/null | head -1`);
+    expect(csv.out).toBe(`${CSV_LINES[0]}\r\n`);
+    expect(csv.status).toBe(0);
+    const out = path.join(tmp, 'pipe', 'out.csv');
+    const summary = shell(
+      `${nodeBin} generate ${q(body)} -o ${q(out)} --today ${TODAY} 2>&1 >/dev/null | head -1`,
+    );
+    expect(summary.out).toMatch(/^.*out\.csv: 3000 row\(s\), 6 declaration\(s\), sha256 /);
+    expect(summary.err).toBe('');
+    expect(summary.status).toBe(0);
+    // The verdict does not depend on the reader: an invalid body still exits 1.
+    const b = JSON.parse(BODY_TEXT);
+    b.declarations[0].training.end_date = '2026-11-15';
+    const invalid = tmpFile('pipe/invalid.json', JSON.stringify(b));
+    expect(shell(`${nodeBin} check ${q(invalid)} --today ${TODAY} | head -1`).status).toBe(1);
+  });
+});
+
+describe('`-` reads standard input, for validate as for check and generate', () => {
+  it('validate - gives the answer of the file itself; the file-name check needs --filename', () => {
+    const fromFile = json(ppfile([...validateArgs(CSV_FILE), '--json']));
+    const run = ppfile([...validateArgs('-'), '--json'], {}, CSV_BYTES);
+    expect(run.err).toBe('');
+    expect(run.status).toBe(0);
+    expect(json(run)).toEqual(fromFile);
+    const text = ppfile(validateArgs('-'), {}, CSV_BYTES);
+    expect(text.out.split('\n')[0]).toBe('stdin: valid');
+    expect(ppfile([...validateArgs('-'), '--lang', 'fr'], {}, CSV_BYTES).out.split('\n')[0]).toBe(
+      'entrée standard : valide',
+    );
+    const named = ppfile([...validateArgs('-'), '--filename', 'export 100%.csv', '--json'], {}, CSV_BYTES);
+    expect(named.status).toBe(1);
+    expect(bare(json(named).errors)).toEqual([{ row: null, column: null, code: 'INVALID_FILENAME' }]);
+    const fr = ppfile(
+      [...validateArgs('-'), '--filename', 'sst-novembre.csv', '--lang', 'fr'],
+      {},
+      CSV_BYTES,
+    );
+    expect(fr.out.split('\n')[0]).toBe('sst-novembre.csv : valide');
+  });
+
+  it('check - and generate - read the body there', () => {
+    const check = ppfile(['check', '-', '--today', TODAY, '--json'], {}, BODY_TEXT);
+    expect(check.status).toBe(0);
+    expect(json(check)).toMatchObject({ valid: true, rows_total: 2 });
+    const generate = ppfile(['generate', '-', '--today', TODAY], {}, BODY_TEXT);
+    expect(generate.status).toBe(0);
+    expect(generate.stdout.equals(CSV_BYTES)).toBe(true);
+  });
+});
+
+describe('files of any size offline: no key, no row limit (--max-rows N if wanted)', () => {
+  const ROWS = 250_000;
+  let big = '';
+  beforeAll(() => {
+    // 500 holders a declaration (the portal's maximum), distinct ids and NIRs: 250,000 valid rows, 60 MB.
+    const cells = CSV_LINES[1]!.split('|');
+    const at = (name: string) => ADF_HEADER.indexOf(name);
+    const lines = [CSV_LINES[0]!];
+    for (let i = 0; i < ROWS; i++) {
+      const row = [...cells];
+      row[at('ID_DECLARATION')] = `D${Math.floor(i / 500)}`;
+      row[at('ID_UNIQUE_PARTENAIRE')] = `U${i}`;
+      row[at('NIR')] = nir(i % 500);
+      lines.push(row.join('|'));
+    }
+    big = tmpFile('size/big.csv', `${lines.join('\r\n')}\r\n`);
+  });
+
+  it('validate: 250,000 rows, valid, exactly counted; nothing on stderr when it is not a terminal', () => {
+    const run = ppfile([...validateArgs(big), '--json']);
+    expect(run.err).toBe('');
+    expect(run.status).toBe(0);
+    expect(json(run)).toMatchObject({ valid: true, rows_total: ROWS, rows_valid: ROWS, error_count: 0 });
+  });
+
+  it('validate streams the file: 60 MB with a heap of 80 MB (the file as one string would need 120)', () => {
+    const run = ppfile([...validateArgs(big)], { NODE_OPTIONS: '--max-old-space-size=80' });
+    expect(run.err).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.out.split('\n')[1]).toBe(
+      `  rows: ${ROWS} total, ${ROWS} valid, 0 invalid; 0 error(s), 0 warning(s) (spec 2026-02)`,
+    );
+  });
+
+  it('validate --max-rows N refuses beyond N: LINE_LIMIT_EXCEEDED, exit 2', () => {
+    const run = ppfile([...validateArgs(big), '--max-rows', '100000', '--json']);
+    expect(run.status).toBe(2);
+    expect(json(run).error).toMatchObject({
+      code: 'LINE_LIMIT_EXCEEDED',
+      details: { limit: 100_000, rows: 100_001 },
+    });
+    expect(ppfile([...validateArgs(CSV_FILE), '--max-rows', '2']).status).toBe(0);
+    const text = ppfile([...validateArgs(CSV_FILE), '--max-rows', '1']);
+    expect(text.status).toBe(2);
+    expect(text.err).toBe(
+      'LINE_LIMIT_EXCEEDED: The request holds more than 1 rows, the limit given by --max-rows.\n',
+    );
+  });
+
+  it('generate: 60,000 rows (past the API’s 50,000 for a key), the file validates; --max-rows refuses it', () => {
+    const body = tmpFile(
+      'size/60k.json',
+      bigBody(120, (d) =>
+        Array.from({ length: 500 }, (_, i) => ({
+          unique_id: `G-${d}-${i}`,
+          nir: nir(i),
+          birth_name: 'MARTIN',
+          validity_start: '2026-11-17',
+        })),
+      ),
+    );
+    const out = path.join(tmp, 'size', '60k.csv');
+    const run = ppfile(['generate', body, '-o', out, '--today', TODAY]);
+    expect(run.status).toBe(0);
+    expect(run.err.split('\n')[0]).toMatch(/: 60000 row\(s\), 120 declaration\(s\), /);
+    expect(json(ppfile([...validateArgs(out), '--json']))).toMatchObject({ valid: true, rows_total: 60_000 });
+    const limited = ppfile(['generate', body, '--max-rows', '50000', '--today', TODAY, '--json']);
+    expect(limited.status).toBe(2);
+    expect(json(limited).error).toMatchObject({
+      code: 'LINE_LIMIT_EXCEEDED',
+      details: { limit: 50_000, rows: 60_000 },
+    });
+  });
+
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  if (!hasScript)
+    console.info('test/cli.e2e-spec.ts: no `script` (util-linux): the terminal progress test is skipped');
+  (hasScript ? it : it.skip)(
+    'on a terminal, a progress line on stderr, overwritten in place and cleared at the end',
+    () => {
+      const out = path.join(tmp, 'size', 'verdict.txt');
+      // `script` runs the command on a pseudo-terminal; stdout goes to a file, stderr stays on the terminal.
+      const onTty = (extra: string) => {
+        const r = spawnSync(
+          'script',
+          ['-qec', `${nodeBin} ${validateArgs(big).map(q).join(' ')} ${extra} > ${q(out)}`, '/dev/null'],
+          { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+        );
+        expect(r.status).toBe(0);
+        return r.stdout;
+      };
+      const tty = onTty('');
+      const pieces = tty.split(CLEAR_LINE);
+      // Nothing but progress lines, each overwriting the previous one, and the line cleared at the end.
+      expect(pieces[0]).toBe('');
+      expect(pieces.at(-1)).toBe('');
+      const shown = pieces.slice(1, -1).map((p) => /^(\d+) lines read…$/.exec(p)?.[1]);
+      // 250,000 rows: at least the 100,000 and 200,000 marks.
+      expect(shown.length).toBeGreaterThanOrEqual(2);
+      expect(shown.every((n) => n !== undefined)).toBe(true);
+      expect(shown.map(Number)).toEqual(shown.map(Number).sort((a, b) => a - b));
+      expect(readFileSync(out, 'utf8').split('\n')[0]).toBe('big.csv: valid');
+      expect(onTty('--lang fr').split(CLEAR_LINE)[1]).toMatch(/^\d+ lignes lues…$/);
+      // A short file takes no time: no progress line.
+      const small = spawnSync(
+        'script',
+        ['-qec', `${nodeBin} ${validateArgs(CSV_FILE).map(q).join(' ')} > ${q(out)}`, '/dev/null'],
+        { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+      );
+      expect(small.stdout).toBe('');
+    },
+  );
+});
+
+describe('lists cut at 1,000 say how many more there are', () => {
+  it('check: errors, warnings and normalizations beyond 1,000, with the exact counts', () => {
+    const file = tmpFile('cut/noisy.json', NOISY_BODY());
+    const body = json(ppfile(['check', file, '--today', TODAY, '--json']));
+    expect(body.warnings).toHaveLength(1_000);
+    expect(body.normalizations).toHaveLength(1_000);
+    expect(body.warning_count).toBeGreaterThan(1_000);
+    expect(body.normalization_count).toBeGreaterThan(1_000);
+    const text = ppfile(['check', file, '--today', TODAY]);
+    expect(text.status).toBe(0);
+    const lines = text.out.split('\n');
+    expect(lines).toContain(`  … ${body.warning_count - 1_000} more warning(s) not shown`);
+    expect(lines).toContain(`  … ${body.normalization_count - 1_000} more normalization(s) not shown`);
+    expect(lines.filter((l) => l.startsWith('  warning '))).toHaveLength(1_000);
+    expect(lines.filter((l) => l.startsWith('  normalized '))).toHaveLength(1_000);
+    const fr = ppfile(['check', file, '--today', TODAY, '--lang', 'fr']).out;
+    expect(fr).toContain(`  … ${body.warning_count - 1_000} avertissement(s) de plus non affiché(s)\n`);
+    expect(fr).toContain(
+      `  … ${body.normalization_count - 1_000} normalisation(s) de plus non affichée(s)\n`,
+    );
+
+    const generated = ppfile(['generate', file, '-o', path.join(tmp, 'cut', 'noisy.csv'), '--today', TODAY]);
+    expect(generated.status).toBe(0);
+    expect(generated.err).toContain(`  … ${body.warning_count - 1_000} more warning(s) not shown\n`);
+    expect(generated.err).toContain(
+      `  … ${body.normalization_count - 1_000} more normalization(s) not shown\n`,
+    );
+  });
+
+  it('generate of an invalid body lists its errors in text, as check does', () => {
+    const b = JSON.parse(BODY_TEXT);
+    b.declarations[0].training.end_date = '2026-11-15';
+    const run = ppfile(['generate', tmpFile('cut/invalid.json', JSON.stringify(b)), '--today', TODAY]);
+    expect(run.status).toBe(1);
+    expect(run.out).toBe('');
+    expect(run.err).toBe(
+      'VALIDATION_FAILED: No file was produced: 2 rows are invalid (see details.errors).\n' +
+        '  error   line 2 DATE_FIN_FORMATION (declarations[0].training.end_date): END_BEFORE_START — DATE_FIN_FORMATION is before DATE_DEBUT_FORMATION.\n',
+    );
+  });
+});
+
+describe('--lang fr: every word of the text output is French', () => {
+  /** What may stay as is: codes, column names, JSON paths, options, file names, hashes. */
+  const words = (text: string) =>
+    text
+      .replace(/declarations\[[^\s)]*/g, ' ')
+      .replace(/details\.\w+/g, ' ')
+      .replace(/--[\w-]+/g, ' ')
+      .replace(/\b[A-Z][A-Z0-9_]{2,}\b/g, ' ')
+      .replace(/\S+\.(csv|json)\b/g, ' ')
+      .replace(/\b[0-9a-f]{64}\b/g, ' ');
+  const ENGLISH =
+    /\b(valid|invalid|rows?|errors?|warnings?|line|normali[sz]ed|normalizations?|suggested|name|cannot|read|expects?|unknown|more|shown|stdin|stdout|spec|is|the|of|and)\b/;
+
+  it('validate, check and generate, valid and invalid, and their refusals', () => {
+    const b = JSON.parse(BODY_TEXT);
+    b.declarations[0].training.end_date = '2026-11-15';
+    b.declarations[0].holders[1].nir = '7550814168025';
+    const invalidBody = tmpFile('fr/invalid.json', JSON.stringify(b));
+    const invalidCsv = tmpFile('fr/invalid.csv', csvText(ADF_HEADER, [{ ...OF_ROW, NIR: '25508141680' }]));
+    const runs: [string[], string | undefined][] = [
+      [[...validateArgs(CSV_FILE)], undefined],
+      [[...validateArgs(invalidCsv)], undefined],
+      [[...validateArgs(path.join(tmp, 'rejected', 'bom.csv'))], undefined],
+      [[...validateArgs('-')], CSV_BYTES.toString('utf8')],
+      [['check', BODY_FILE, '--today', TODAY], undefined],
+      [['check', invalidBody, '--today', TODAY], undefined],
+      [['check', tmpFile('fr/noisy.json', NOISY_BODY()), '--today', TODAY], undefined],
+      [['generate', BODY_FILE, '--today', TODAY, '-o', path.join(tmp, 'fr', 'out.csv')], undefined],
+      [['generate', BODY_FILE, '--today', TODAY], undefined],
+      [['generate', invalidBody, '--today', TODAY], undefined],
+      [['check', tmpFile('fr/malformed.json', '{"type":"adf"}')], undefined],
+      [['check', path.join(tmp, 'fr', 'nope.json')], undefined],
+      [['generate', BODY_FILE, '-o', path.join(tmp, 'no-such-dir', 'x.csv')], undefined],
+      [['validate', CSV_FILE, '--type', 'xyz', '--declarant', 'employer'], undefined],
+      [['check', BODY_FILE, '--today', '22/11/2026'], undefined],
+      [['check', BODY_FILE, '--max-rows', '1'], undefined],
+      [
+        ['refdata', 'import', '--list', 'rome', ROME_EXCERPT, '--dir', path.join(tmp, 'fr-refdata')],
+        undefined,
+      ],
+    ];
+    for (const [args, input] of runs) {
+      const run = ppfile([...args, '--lang', 'fr'], {}, input);
+      const text =
+        args[0] === 'generate' && !args.includes('-o') && run.status === 0 ? run.err : run.out + run.err;
+      expect(text.length).toBeGreaterThan(0);
+      const english = ENGLISH.exec(words(text));
+      expect({ args, english: english?.[0] ?? null, text: english ? text.slice(0, 400) : '' }).toEqual({
+        args,
+        english: null,
+        text: '',
+      });
+    }
+  });
+
+  it('--json stays the API’s JSON, messages in French', () => {
+    const en = json(ppfile(['check', BODY_FILE, '--today', '2026-11-16', '--json']));
+    const fr = json(ppfile(['check', BODY_FILE, '--today', '2026-11-16', '--lang', 'fr', '--json']));
+    const shape = (r: { errors: { message: string }[] }) => ({
+      ...r,
+      errors: r.errors.map((e) => ({ ...e, message: '' })),
+    });
+    expect(shape(fr)).toEqual(shape(en));
+    expect(fr.errors[0].message).toMatch(/postérieure à aujourd'hui/);
+  });
+});
+
 // ---- help, and the coverage of API.md §4 ----------------------------------------------------------------------------
 
 describe('help and coverage', () => {
@@ -1166,6 +1700,12 @@ describe('help and coverage', () => {
       'ppfile validate FILE.csv --type adf|jdr --declarant employer|training_organization',
     );
     expect(r.stdout).toContain('ppfile generate BODY.json [-o OUT.csv]');
+  }, 60_000);
+
+  it('`npx ppfile --version` exits 0 and prints the version', () => {
+    const r = spawnSync('npx', ['ppfile', '--version'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`ppfile ${PACKAGE_VERSION}\n`);
   }, 60_000);
 
   // Reads what the tests above recorded: meaningful when the whole file runs (not under a -t filter).

@@ -36,6 +36,7 @@ import {
   MigrationError,
   monthOf,
   NotFoundError,
+  PLAN_NAMES,
   type PrismaClient,
   type ReservationResult,
   type Stores,
@@ -1447,6 +1448,7 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
       const nothing = cli(['admin'], db.url);
       expect(nothing.status).toBe(2);
       expect(nothing.err).toContain('ppfile admin org create --name NAME --plan free|starter|pro|business');
+      expect(nothing.err).toContain('ppfile admin key list --org ID');
 
       expectOneLineError(
         cli(['admin', 'usage', '--org', unknownOrg], 'postgresql://postgres@127.0.0.1:1/ppfile'),
@@ -1472,6 +1474,197 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
     } finally {
       await db.drop();
     }
+  });
+
+  it('org list and key list --org: ids, names, plans, display prefixes, dates; never a key nor its hash', async () => {
+    const db = await createTestDatabase();
+    try {
+      const empty = cli(['admin', 'org', 'list'], db.url);
+      expect(empty).toEqual({ status: 0, out: '', err: 'no organization\n' });
+      expect(JSON.parse(cli(['admin', 'org', 'list', '--json'], db.url).out)).toEqual({ organizations: [] });
+
+      const acme = cli(
+        ['admin', 'org', 'create', '--name', 'Acme Formation', '--plan', 'starter'],
+        db.url,
+      ).out.trim();
+      const other = cli(
+        ['admin', 'org', 'create', '--name', 'Transports Exemple SAS', '--plan', 'pro'],
+        db.url,
+      ).out.trim();
+      const orgs = cli(['admin', 'org', 'list', '--json'], db.url);
+      expect(orgs.status).toBe(0);
+      const listed = (JSON.parse(orgs.out) as { organizations: { created_at: string }[] }).organizations;
+      expect(listed).toEqual([
+        {
+          id: acme,
+          name: 'Acme Formation',
+          plan: 'starter',
+          created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        },
+        {
+          id: other,
+          name: 'Transports Exemple SAS',
+          plan: 'pro',
+          created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        },
+      ]);
+      const text = cli(['admin', 'org', 'list'], db.url);
+      expect(text.status).toBe(0);
+      expect(text.err).toBe('');
+      const created = listed.map((o) => o.created_at);
+      expect(text.out).toBe(
+        'ID                            PLAN     CREATED                   NAME\n' +
+          `${acme}  starter  ${created[0]}  Acme Formation\n` +
+          `${other}  pro      ${created[1]}  Transports Exemple SAS\n`,
+      );
+
+      expect(cli(['admin', 'key', 'list', '--org', acme], db.url)).toEqual({
+        status: 0,
+        out: '',
+        err: `no API key for ${acme}\n`,
+      });
+      const live = JSON.parse(
+        cli(
+          [
+            'admin',
+            'key',
+            'create',
+            '--org',
+            acme,
+            '--mode',
+            'live',
+            '--name',
+            'logiciel de gestion',
+            '--json',
+          ],
+          db.url,
+        ).out,
+      ) as { id: string; key: string; prefix: string };
+      const test = JSON.parse(
+        cli(['admin', 'key', 'create', '--org', acme, '--mode', 'test', '--json'], db.url).out,
+      ) as {
+        id: string;
+        key: string;
+        prefix: string;
+      };
+      cli(['admin', 'key', 'create', '--org', other, '--mode', 'live'], db.url);
+      expect(cli(['admin', 'key', 'revoke', test.id], db.url).status).toBe(0);
+      // The gateway's authentication writes last_used_at; the list shows it.
+      const prisma = createPrismaClient(db.url, { poolMax: 1 });
+      try {
+        await expect(new ApiKeyStore(prisma).authenticate(live.key)).resolves.toMatchObject({
+          keyId: live.id,
+        });
+      } finally {
+        await prisma.$disconnect();
+      }
+
+      const keys = cli(['admin', 'key', 'list', '--org', acme, '--json'], db.url);
+      expect(keys.status).toBe(0);
+      const body = JSON.parse(keys.out) as { keys: Record<string, string | null>[] };
+      expect(body).toEqual({
+        keys: [
+          {
+            id: live.id,
+            name: 'logiciel de gestion',
+            mode: 'live',
+            prefix: live.prefix,
+            created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+            last_used_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+            revoked_at: null,
+          },
+          {
+            id: test.id,
+            name: null,
+            mode: 'test',
+            prefix: test.prefix,
+            created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+            last_used_at: null,
+            revoked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          },
+        ],
+      });
+      const table = cli(['admin', 'key', 'list', '--org', acme], db.url);
+      expect(table.status).toBe(0);
+      const [k1, k2] = body.keys;
+      expect(table.out).toBe(
+        'ID                            MODE  PREFIX         CREATED                   LAST USED                 REVOKED                   NAME\n' +
+          `${live.id}  live  ${live.prefix}…  ${k1!.created_at}  ${k1!.last_used_at}  -                         logiciel de gestion\n` +
+          `${test.id}  test  ${test.prefix}…  ${k2!.created_at}  -                         ${k2!.revoked_at}  -\n`,
+      );
+      // Prefixes only: neither key, nor its secret part, nor its hash in any output.
+      for (const output of [keys.out, table.out, keys.err, table.err]) {
+        for (const key of [live.key, test.key]) {
+          expect(output).not.toContain(key.slice(12));
+          expect(output).not.toContain(hashKey(key));
+        }
+      }
+      expect(cli(['admin', 'key', 'list', '--org', other, '--json'], db.url).out).not.toContain(live.id);
+
+      expectOneLineError(
+        cli(['admin', 'key', 'list', '--org', 'org_000000000000000000000000'], db.url),
+        /^ppfile admin key list: unknown organization "org_000000000000000000000000"\n$/,
+      );
+      expectOneLineError(
+        cli(['admin', 'key', 'list'], db.url),
+        /^ppfile admin key list: --org is required\n$/,
+      );
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('--lang fr: the operators’ lines and refusals in French too', async () => {
+    const db = await createTestDatabase();
+    try {
+      const org = cli(['admin', 'org', 'create', '--name', 'Acme', '--plan', 'free'], db.url).out.trim();
+      const key = cli(['admin', 'key', 'create', '--org', org, '--mode', 'test', '--lang', 'fr'], db.url);
+      expect(key.status).toBe(0);
+      expect(key.err).toMatch(
+        /^key_[0-9a-f]{24} \(test, pp_test_\w{4}…\) : affichée une seule fois, conservez-la maintenant ; seule son empreinte est gardée\.\n$/,
+      );
+      expect(cli(['admin', 'org', 'list', '--lang', 'fr'], db.url).out.split('\n')[0]).toMatch(
+        /^ID +OFFRE +CRÉÉE +NOM$/,
+      );
+      expect(cli(['admin', 'usage', '--org', org, '--month', '2025-12', '--lang', 'fr'], db.url).out).toBe(
+        '2025-12 : 0 unités utilisées sur 100\n',
+      );
+      expectOneLineError(
+        cli(['admin', 'key', 'list', '--org', 'org_000000000000000000000000', '--lang', 'fr'], db.url),
+        /^ppfile admin key list : organisation inconnue « org_000000000000000000000000 »\n$/,
+      );
+      expectOneLineError(
+        cli(['admin', 'org', 'list', '--lang', 'fr'], 'postgresql://postgres@127.0.0.1:1/ppfile'),
+        /^ppfile admin org list : impossible de joindre la base de données postgresql:\/\/postgres@127\.0\.0\.1:1\/ppfile /,
+      );
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('--help of every admin command exits 0 without touching the database; the plans it lists are libs/db’s', () => {
+    const unreachable = 'postgresql://postgres@127.0.0.1:1/ppfile';
+    for (const command of [
+      ['admin'],
+      ['admin', 'org'],
+      ['admin', 'org', 'create'],
+      ['admin', 'org', 'list'],
+      ['admin', 'key'],
+      ['admin', 'key', 'create'],
+      ['admin', 'key', 'list'],
+      ['admin', 'key', 'revoke'],
+      ['admin', 'user', 'create'],
+      ['admin', 'usage'],
+      ['admin', 'reconcile'],
+      ['admin', 'db', 'migrate'],
+    ]) {
+      const r = cli([...command, '--help'], unreachable);
+      expect({ command, status: r.status, err: r.err }).toEqual({ command, status: 0, err: '' });
+      expect(r.out).toContain(`ppfile ${command.join(' ')}`);
+    }
+    expect(cli(['admin', 'org', 'create', '--help'], unreachable).out).toContain(
+      `--plan ${PLAN_NAMES.join('|')}`,
+    );
   });
 
   it('the offline commands do not load Prisma', () => {

@@ -1,32 +1,76 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { parseIsoDate, pickLang, type DayNumber, type Lang } from '@ppfile/rules';
-import { UsageError } from './cli-io';
+import { parseArgs } from 'node:util';
+import type { Lang } from '@ppfile/rules';
+import { COMMON_OPTIONS, type Leaf, type Values } from './command-tree';
+import { usageError } from './cli-io';
 
-export type Options = NonNullable<ParseArgsConfig['options']>;
-
-export function parse(
+/**
+ * Parses a command's arguments against its entry of the command tree. Node's strict parser would
+ * do, but its messages are English sentences of its own; the tokens let every refusal be a
+ * catalogue entry, worded in the caller's language.
+ */
+export function parseCommand(
   args: string[],
-  options: Options,
-): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  try {
-    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-    return { values: values as Record<string, string | boolean | undefined>, positionals };
-  } catch (e) {
-    throw new UsageError((e as Error).message);
+  leaf: Leaf,
+): { values: Values; positionals: string[]; help: boolean } {
+  const specs = [...leaf.options, ...COMMON_OPTIONS];
+  const options = Object.fromEntries(
+    specs.map((o) => [o.name, o.short ? { type: o.type, short: o.short } : { type: o.type }]),
+  );
+  const { values, positionals, tokens } = parseArgs({
+    args,
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const help = tokens.some((t) => t.kind === 'option' && t.name === 'help');
+  if (help) return { values: {}, positionals: [], help };
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const spec = specs.find((o) => o.name === token.name);
+    if (!spec) throw usageError('unknown_option', { option: token.rawName });
+    if (spec.type === 'boolean' && token.inlineValue) {
+      throw usageError('takes_no_value', { option: token.rawName });
+    }
+    // `--today --json`: Node would take "--json" for the date.
+    if (
+      spec.type === 'string' &&
+      (token.value === undefined || (!token.inlineValue && token.value.startsWith('--')))
+    ) {
+      throw usageError('needs_value', { option: token.rawName, value: spec.value ?? '' });
+    }
   }
+  const operand = leaf.operand;
+  if (!operand && positionals.length > 0) {
+    throw usageError('unexpected_operand', { value: positionals[0]! });
+  }
+  if (operand?.count === 'one' && positionals.length !== 1) {
+    if (positionals.length > 1) throw usageError('unexpected_operand', { value: positionals[1]! });
+    throw usageError('one_operand', { operand: operand.name });
+  }
+  if (operand?.count === 'many' && positionals.length === 0) {
+    throw usageError('operands_needed', { operand: operand.name });
+  }
+  return { values, positionals, help };
 }
 
-export function todayOption(value: string | boolean | undefined): DayNumber | undefined {
-  if (value === undefined) return undefined;
-  const day = typeof value === 'string' ? parseIsoDate(value) : null;
-  if (day === null) throw new UsageError('--today expects a date YYYY-MM-DD');
-  return day;
+/**
+ * The language asked for, read before parsing so that even a refusal of the command line is worded
+ * in it; an invalid value is refused by langOption, in English.
+ */
+export function requestedLang(args: string[]): Lang {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') break;
+    if (arg === '--lang=fr' || (arg === '--lang' && args[i + 1] === 'fr')) return 'fr';
+  }
+  return 'en';
 }
 
 export function langOption(value: string | boolean | undefined): Lang {
   if (value === undefined) return 'en';
-  if (value !== 'en' && value !== 'fr') throw new UsageError('--lang expects en or fr');
-  return pickLang(value);
+  if (value !== 'en' && value !== 'fr') throw usageError('expects_lang');
+  return value;
 }
 
 export function oneOf<T extends string>(
@@ -35,12 +79,21 @@ export function oneOf<T extends string>(
   allowed: readonly T[],
 ): T {
   if (typeof value !== 'string' || !allowed.includes(value as T)) {
-    throw new UsageError(`--${name} expects ${allowed.join(' | ')}`);
+    throw usageError('expects_one_of', { option: name, values: allowed.join(' | ') });
   }
   return value as T;
 }
 
-export function single(positionals: string[], what: string): string {
-  if (positionals.length !== 1) throw new UsageError(`expected exactly one ${what}`);
-  return positionals[0]!;
+export function requiredString(values: Values, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw usageError('required', { option: name });
+  return value;
+}
+
+/** A positive whole number of rows, or no limit when absent. */
+export function maxRowsOption(value: string | boolean | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const rows = typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(rows) || rows < 1) throw usageError('expects_max_rows');
+  return rows;
 }

@@ -1,85 +1,122 @@
-import { RequestError } from '@ppfile/rules';
-import {
-  EXIT_USAGE,
-  formatRequestError,
-  printJson,
-  processOutput,
-  requestErrorBody,
-  requestErrorExit,
-  UsageError,
-  type Output,
-} from './cli-io';
-import { checkCommand } from './commands/check';
-import { generateCommand } from './commands/generate';
-import { refdataCommand } from './commands/refdata';
-import { validateCommand } from './commands/validate';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Lang } from '@ppfile/rules';
+import { langOption, parseCommand, requestedLang } from './args';
+import { EXIT_OK, EXIT_USAGE, processOutput, UsageError, type Output } from './cli-io';
+import { ROOT, type Node } from './command-tree';
+import { helpText } from './help';
+import { say } from './words';
 
-const USAGE = `ppfile — official Passeport de Prévention bulk-import files, offline
-
-  ppfile validate FILE.csv --type adf|jdr --declarant employer|training_organization
-                 [--no-strict-references] [--today YYYY-MM-DD] [--lang en|fr] [--json]
-  ppfile check BODY.json [--today YYYY-MM-DD] [--lang en|fr] [--json]
-  ppfile generate BODY.json [-o OUT.csv] [--today YYYY-MM-DD] [--lang en|fr] [--json]
-  ppfile refdata import --list rome|formacode|nsf|rs FILE... [--dir DIR] [--partial] [--json]
-  ppfile admin org create --name NAME --plan free|starter|pro|business [--json]
-  ppfile admin key create --org ID --mode live|test [--name LABEL] [--json]
-  ppfile admin key revoke KEY_ID [--json]
-  ppfile admin user create --org ID --email E [--json]   (prints a one-time dashboard invitation link)
-  ppfile admin usage --org ID [--month YYYY-MM] [--json]
-  ppfile admin db migrate [--json]
-
-Exit status: 0 valid / generated, 1 invalid, 2 usage or I/O error.
-PPFILE_REFERENCE_DATA points at another reference-data directory.
-admin commands use DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/ppfile).
-`;
-
-type Command = (args: string[], output: Output, env: NodeJS.ProcessEnv) => number | Promise<number>;
-
-const COMMANDS: Record<string, Command> = {
-  validate: validateCommand,
-  check: checkCommand,
-  generate: generateCommand,
-  refdata: refdataCommand,
-  // Loaded on demand: the offline commands never load Prisma.
-  admin: (args, output, env) =>
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    (require('./commands/admin') as typeof import('./commands/admin')).adminCommand(args, output, env),
-};
-
-/** The exit status; a promise of it for the commands that talk to the database (admin). */
+/**
+ * `ppfile …`: finds the command in the command tree, answers --version and --help itself (no
+ * command code is loaded for them), then loads and runs the command. The exit status; a promise of
+ * it once a command runs.
+ */
 export function run(
   argv: string[],
   output: Output = processOutput,
   env: NodeJS.ProcessEnv = process.env,
 ): number | Promise<number> {
-  const [name, ...args] = argv;
-  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
-    output.out(USAGE);
-    return name === undefined ? EXIT_USAGE : 0;
-  }
-  const command = COMMANDS[name];
-  if (!command) {
-    output.err(`ppfile: unknown command "${name}"\n\n${USAGE}`);
+  // Read before parsing, so that even a refusal of the command line is worded in it.
+  let lang = requestedLang(argv);
+  const asksHelp = argv[0] === 'help';
+  const { node, names, rest } = resolve(asksHelp ? argv.slice(1) : argv);
+  const command = ['ppfile', ...names].join(' ');
+  const refuse = (text: string, withUsage: boolean, by = command): number => {
+    output.err(`${say(lang, 'error_line', { command: by, message: text })}\n`);
+    if (withUsage) output.err(`\n${helpText(names, node, lang)}`);
+    return EXIT_USAGE;
+  };
+
+  if (node.kind === 'group') {
+    const extra = withoutLang(rest);
+    const word = extra.find((a) => !a.startsWith('-'));
+    if (word !== undefined) {
+      return refuse(say(lang, 'unknown_command', { name: [...names, word].join(' ') }), true, 'ppfile');
+    }
+    if (names.length === 0 && (extra.includes('--version') || extra.includes('-V'))) {
+      output.out(`ppfile ${packageVersion()}\n`);
+      return EXIT_OK;
+    }
+    if (asksHelp || extra.includes('--help') || extra.includes('-h')) {
+      output.out(helpText(names, node, lang));
+      return EXIT_OK;
+    }
+    if (extra.length > 0) return refuse(say(lang, 'unknown_option', { option: extra[0]! }), true);
+    // `ppfile` or `ppfile admin` alone: what could follow, as a refusal.
+    output.err(helpText(names, node, lang));
     return EXIT_USAGE;
   }
-  const json = args.includes('--json');
-  const fail = (e: unknown): number => {
-    if (e instanceof RequestError) {
-      if (json) printJson(output, requestErrorBody(e));
-      else output.err(formatRequestError(e));
-      return requestErrorExit(e);
-    }
-    if (e instanceof UsageError) {
-      output.err(`ppfile ${name}: ${e.message}\n`);
-      return EXIT_USAGE;
-    }
-    throw e;
-  };
+
+  if (asksHelp) {
+    output.out(helpText(names, node, lang));
+    return EXIT_OK;
+  }
+  let parsed: ReturnType<typeof parseCommand>;
   try {
-    const status = command(args, output, env);
-    return typeof status === 'number' ? status : status.catch(fail);
+    parsed = parseCommand(rest, node);
+    if (!parsed.help) lang = langOption(parsed.values.lang);
   } catch (e) {
-    return fail(e);
+    if (e instanceof UsageError) return refuse(e.text(lang), false);
+    throw e;
+  }
+  if (parsed.help) {
+    output.out(helpText(names, node, lang));
+    return EXIT_OK;
+  }
+  const { values, positionals } = parsed;
+  return (async () => {
+    try {
+      const runner = await node.load();
+      return await runner({ values, positionals, output, env, lang });
+    } catch (e) {
+      if (e instanceof UsageError) return refuse(e.text(lang), false);
+      return reportFailure(e, output, lang, values.json === true);
+    }
+  })();
+}
+
+/** The deepest command or group the leading words name, and the arguments after them. */
+function resolve(argv: string[]): { node: Node; names: string[]; rest: string[] } {
+  let node: Node = ROOT;
+  const names: string[] = [];
+  for (const word of argv) {
+    if (node.kind !== 'group') break;
+    const child: Node | undefined = node.children[word];
+    if (!child) break;
+    node = child;
+    names.push(word);
+  }
+  return { node, names, rest: argv.slice(names.length) };
+}
+
+/** The arguments but --lang and its value, which every level accepts. */
+function withoutLang(args: string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--lang') i++;
+    else if (!args[i]!.startsWith('--lang=')) kept.push(args[i]!);
+  }
+  return kept;
+}
+
+/** A request the API would refuse (its error body, its status); anything else is unexpected. */
+async function reportFailure(error: unknown, output: Output, lang: Lang, json: boolean): Promise<number> {
+  const { reportRequestError } = await import('./commands/report');
+  const status = reportRequestError(error, output, lang, json);
+  if (status === undefined) throw error;
+  return status;
+}
+
+/** The version of the package.json above this file: the repository's, in a checkout or the image. */
+function packageVersion(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'ppfile' && pkg.version) return pkg.version;
+    }
+    if (path.dirname(dir) === dir) return 'unknown';
   }
 }
 

@@ -1,13 +1,13 @@
 import { ReferenceDataError, ReferenceDirectory } from '@ppfile/refdata';
 import { CURRENT_SPEC_VERSION, type ReferenceLists } from '@ppfile/rules';
-import { UsageError } from './cli-io';
+import { usageError } from './cli-io';
 
 /** A reference-data problem is the CLI's usage/I-O error (exit 2, one line). */
 function orUsageError<T>(fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof ReferenceDataError) throw new UsageError(e.message);
+    if (e instanceof ReferenceDataError) throw usageError('reference_data', { detail: e.message });
     throw e;
   }
 }

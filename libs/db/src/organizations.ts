@@ -37,6 +37,12 @@ export class OrganizationStore {
     return row ? { ...row, plan: fromDbPlan(row.plan) } : null;
   }
 
+  /** Every organization, oldest first: operators look up an id they lost (`ppfile admin org list`). */
+  async listOrganizations(): Promise<Organization[]> {
+    const rows = await this.prisma.organization.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    return rows.map((row) => ({ ...row, plan: fromDbPlan(row.plan) }));
+  }
+
   async requireOrganization(id: string): Promise<Organization> {
     const organization = await this.getOrganization(id);
     if (!organization) throw new NotFoundError('organization', id);

@@ -1,8 +1,8 @@
 import {
   createPrismaClient,
   createStores,
+  databaseErrorKind,
   DEFAULT_DATABASE_URL,
-  describeDatabaseError,
   DuplicateUserError,
   isEmail,
   isMonth,
@@ -19,25 +19,17 @@ import {
 } from '@ppfile/db';
 import { EnvReader } from '@ppfile/config';
 import { checkInvariants } from '@ppfile/jobs';
+import type { Lang } from '@ppfile/rules';
 import { ObjectStorage } from '@ppfile/storage';
-import { oneOf, parse, single } from '../args';
-import { EXIT_INVALID, EXIT_OK, printJson, UsageError, type Output } from '../cli-io';
+import { oneOf, requiredString } from '../args';
+import { EXIT_INVALID, EXIT_OK, printJson, UsageError, usageError, type Output } from '../cli-io';
+import type { Invocation, Values } from '../command-tree';
+import { say } from '../words';
 
 /**
- * Operators' commands (API.md §12–§13) over DATABASE_URL. main.ts loads this file only when `admin`
- * is asked for, so the offline commands never load Prisma.
+ * Operators' commands (API.md §12–§13) over DATABASE_URL. The command tree loads this file only
+ * when an admin command runs, so the offline commands never load Prisma.
  */
-
-const USAGE = `usage:
-  ppfile admin org create --name NAME --plan ${PLAN_NAMES.join('|')} [--json]
-  ppfile admin key create --org ID --mode live|test [--name LABEL] [--json]
-  ppfile admin key revoke KEY_ID [--json]
-  ppfile admin user create --org ID --email E [--json]
-  ppfile admin usage --org ID [--month YYYY-MM] [--json]
-  ppfile admin reconcile --check [--json]
-  ppfile admin db migrate [--json]`;
-
-type Values = Record<string, string | boolean | undefined>;
 
 interface Context {
   values: Values;
@@ -45,16 +37,7 @@ interface Context {
   output: Output;
   databaseUrl: string;
   env: NodeJS.ProcessEnv;
-}
-
-function requiredString(values: Values, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
-  return value;
-}
-
-function noPositionals(positionals: string[]): void {
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  lang: Lang;
 }
 
 async function withStores<T>(databaseUrl: string, work: (stores: Stores) => Promise<T>): Promise<T> {
@@ -66,10 +49,23 @@ async function withStores<T>(databaseUrl: string, work: (stores: Stores) => Prom
   }
 }
 
-async function orgCreate({ values, positionals, output, databaseUrl }: Context): Promise<number> {
-  noPositionals(positionals);
+/** Columns padded to their widest cell; the last one is not padded (names may be long). */
+function printTable(output: Output, header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  for (const row of [header, ...rows]) {
+    output.out(
+      `${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')}\n`,
+    );
+  }
+}
+
+const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+async function orgCreate({ values, output, databaseUrl }: Context): Promise<number> {
   const name = requiredString(values, 'name');
-  if (!isPlanName(values.plan)) throw new UsageError(`--plan expects ${PLAN_NAMES.join(' | ')}`);
+  if (!isPlanName(values.plan)) {
+    throw usageError('expects_one_of', { option: 'plan', values: PLAN_NAMES.join(' | ') });
+  }
   const plan = values.plan;
   const organization = await withStores(databaseUrl, (s) =>
     s.organizations.createOrganization({ name, plan }),
@@ -79,8 +75,29 @@ async function orgCreate({ values, positionals, output, databaseUrl }: Context):
   return EXIT_OK;
 }
 
-async function keyCreate({ values, positionals, output, databaseUrl }: Context): Promise<number> {
-  noPositionals(positionals);
+async function orgList({ values, output, databaseUrl, lang }: Context): Promise<number> {
+  const organizations = await withStores(databaseUrl, (s) => s.organizations.listOrganizations());
+  if (values.json) {
+    printJson(output, {
+      organizations: organizations.map((o) => ({
+        id: o.id,
+        name: o.name,
+        plan: o.plan,
+        created_at: o.createdAt.toISOString(),
+      })),
+    });
+  } else if (organizations.length === 0) output.err(`${say(lang, 'no_organization')}\n`);
+  else {
+    printTable(
+      output,
+      [say(lang, 'col_id'), say(lang, 'col_plan'), say(lang, 'col_created'), say(lang, 'col_name')],
+      organizations.map((o) => [o.id, o.plan, o.createdAt.toISOString(), o.name]),
+    );
+  }
+  return EXIT_OK;
+}
+
+async function keyCreate({ values, output, databaseUrl, lang }: Context): Promise<number> {
   const organizationId = requiredString(values, 'org');
   const mode = oneOf('mode', values.mode, ['live', 'test'] as const);
   const name = typeof values.name === 'string' ? values.name : undefined;
@@ -89,16 +106,65 @@ async function keyCreate({ values, positionals, output, databaseUrl }: Context):
   else {
     // The key alone on stdout, so that `KEY=$(ppfile admin key create …)` works; the rest is for people.
     output.out(`${key.key}\n`);
-    output.err(`${key.id} (${key.mode}, ${key.prefix}…): shown once, store it now; only its hash is kept.\n`);
+    output.err(`${say(lang, 'key_created', { id: key.id, mode: key.mode, prefix: key.prefix })}\n`);
   }
   return EXIT_OK;
 }
 
-async function keyRevoke({ values, positionals, output, databaseUrl }: Context): Promise<number> {
-  const id = single(positionals, 'KEY_ID');
+/** Display prefixes only: the key is shown once at creation and its hash never leaves the database. */
+async function keyList({ values, output, databaseUrl, lang }: Context): Promise<number> {
+  const organizationId = requiredString(values, 'org');
+  const keys = await withStores(databaseUrl, async (s) => {
+    await s.organizations.requireOrganization(organizationId);
+    return s.apiKeys.listApiKeys(organizationId);
+  });
+  if (values.json) {
+    printJson(output, {
+      keys: keys.map((k) => ({
+        id: k.id,
+        name: k.name,
+        mode: k.mode,
+        prefix: k.prefix,
+        created_at: k.createdAt.toISOString(),
+        last_used_at: iso(k.lastUsedAt),
+        revoked_at: iso(k.revokedAt),
+      })),
+    });
+  } else if (keys.length === 0) output.err(`${say(lang, 'no_key', { org: organizationId })}\n`);
+  else {
+    printTable(
+      output,
+      (
+        [
+          'col_id',
+          'col_mode',
+          'col_prefix',
+          'col_created',
+          'col_last_used',
+          'col_revoked',
+          'col_name',
+        ] as const
+      ).map((c) => say(lang, c)),
+      keys.map((k) => [
+        k.id,
+        k.mode,
+        `${k.prefix}…`,
+        k.createdAt.toISOString(),
+        iso(k.lastUsedAt) ?? '-',
+        iso(k.revokedAt) ?? '-',
+        k.name ?? '-',
+      ]),
+    );
+  }
+  return EXIT_OK;
+}
+
+async function keyRevoke({ values, positionals, output, databaseUrl, lang }: Context): Promise<number> {
+  const id = positionals[0]!;
   const revoked = await withStores(databaseUrl, (s) => s.apiKeys.revokeApiKey(id));
-  if (values.json) printJson(output, { id: revoked.id, revoked_at: revoked.revokedAt.toISOString() });
-  else output.out(`${revoked.id} revoked at ${revoked.revokedAt.toISOString()}\n`);
+  const at = revoked.revokedAt.toISOString();
+  if (values.json) printJson(output, { id: revoked.id, revoked_at: at });
+  else output.out(`${say(lang, 'key_revoked', { id: revoked.id, at })}\n`);
   return EXIT_OK;
 }
 
@@ -107,40 +173,38 @@ async function keyRevoke({ values, positionals, output, databaseUrl }: Context):
  * password is chosen for them: the command prints a one-time invitation link (valid 7 days) with
  * which they set it. PUBLIC_BASE_URL gives the link's origin, as for the gateway.
  */
-async function userCreate({ values, positionals, output, databaseUrl, env }: Context): Promise<number> {
-  noPositionals(positionals);
+async function userCreate({ values, output, databaseUrl, env, lang }: Context): Promise<number> {
   const organizationId = requiredString(values, 'org');
   const email = normalizeEmail(requiredString(values, 'email'));
-  if (!isEmail(email)) throw new UsageError('--email expects an e-mail address');
+  if (!isEmail(email)) throw usageError('expects_email');
   const base = (env.PUBLIC_BASE_URL || 'http://localhost:3000').replace(/\/+$/, '');
   const invitation = await withStores(databaseUrl, (s) =>
     s.users.createWithInvitation({ organizationId, email }),
   );
   const url = `${base}/dashboard/invite/${invitation.token}`;
+  const until = invitation.expiresAt.toISOString();
   if (values.json) {
     printJson(output, {
       id: invitation.user.id,
       organization_id: invitation.user.organizationId,
       email: invitation.user.email,
       invitation_url: url,
-      expires_at: invitation.expiresAt.toISOString(),
+      expires_at: until,
     });
   } else {
     // The link alone on stdout (scripts capture it); the rest is for the operator.
     output.out(`${url}\n`);
     output.err(
-      `${invitation.user.id} (${invitation.user.email}): send this link to the person; it works once, ` +
-        `until ${invitation.expiresAt.toISOString()}, to set their password.\n`,
+      `${say(lang, 'user_invited', { id: invitation.user.id, email: invitation.user.email, until })}\n`,
     );
   }
   return EXIT_OK;
 }
 
-async function usage({ values, positionals, output, databaseUrl }: Context): Promise<number> {
-  noPositionals(positionals);
+async function usage({ values, output, databaseUrl, lang }: Context): Promise<number> {
   const organizationId = requiredString(values, 'org');
   const month = values.month === undefined ? monthOf(new Date()) : values.month;
-  if (!isMonth(month)) throw new UsageError('--month expects YYYY-MM');
+  if (!isMonth(month)) throw usageError('expects_month');
   const [result, ledger] = await withStores(databaseUrl, (s) =>
     Promise.all([s.usage.getUsage(organizationId, month), s.ledger.month(organizationId, month)]),
   );
@@ -154,9 +218,9 @@ async function usage({ values, positionals, output, databaseUrl }: Context): Pro
       test_rows: ledger.testRows,
     });
   } else {
-    const held = ledger.reserved ? ` (${ledger.reserved} reserved for work in progress)` : '';
-    const test = ledger.testRows ? `; ${ledger.testRows} rows generated with test keys` : '';
-    output.out(`${result.month}: ${result.used} of ${result.limit} units used${held}${test}\n`);
+    output.out(
+      `${say(lang, 'usage_month', { ...result, reserved: ledger.reserved, testRows: ledger.testRows })}\n`,
+    );
   }
   return EXIT_OK;
 }
@@ -165,19 +229,15 @@ async function usage({ values, positionals, output, databaseUrl }: Context): Pro
  * `admin reconcile --check`: the invariants of accepted work (libs/jobs checkInvariants) over
  * DATABASE_URL and the object store of S3_*; exit 1 listing each violation, 0 when there is none.
  */
-async function reconcileCheck({ values, positionals, output, databaseUrl, env }: Context): Promise<number> {
-  noPositionals(positionals);
-  if (!values.check)
-    throw new UsageError(
-      'admin reconcile only checks for now: pass --check (the workers repair by themselves)',
-    );
+async function reconcileCheck({ values, output, databaseUrl, env, lang }: Context): Promise<number> {
+  if (!values.check) throw usageError('reconcile_check_only');
   const read = new EnvReader(env);
   const s3 = read.s3();
   const lease = read.int('PROCESSING_LEASE_SECONDS', 600, 1, 7 * 86400);
   try {
     read.done();
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw usageError('failed', { detail: (e as Error).message });
   }
   const prisma = createPrismaClient(databaseUrl, { poolMax: 2 });
   let violations;
@@ -192,13 +252,12 @@ async function reconcileCheck({ values, positionals, output, databaseUrl, env }:
     await prisma.$disconnect();
   }
   if (values.json) printJson(output, { ok: violations.length === 0, violations });
-  else if (violations.length === 0) output.out('reconcile: every invariant holds\n');
+  else if (violations.length === 0) output.out(`${say(lang, 'reconcile_ok')}\n`);
   else for (const v of violations) output.out(`${v.kind} ${v.subject}: ${v.detail}\n`);
   return violations.length === 0 ? EXIT_OK : EXIT_INVALID;
 }
 
-async function dbMigrate({ values, positionals, output, databaseUrl }: Context): Promise<number> {
-  noPositionals(positionals);
+async function dbMigrate({ values, output, databaseUrl, lang }: Context): Promise<number> {
   const result = await migrate(
     databaseUrl,
     undefined,
@@ -212,31 +271,11 @@ async function dbMigrate({ values, positionals, output, databaseUrl }: Context):
     });
   } else if (result.applied.length === 0) {
     output.out(
-      `${redactUrl(databaseUrl)} is up to date (${result.alreadyApplied.length} migration(s) applied)\n`,
+      `${say(lang, 'db_up_to_date', { url: redactUrl(databaseUrl), n: result.alreadyApplied.length })}\n`,
     );
   }
   return EXIT_OK;
 }
-
-interface Subcommand {
-  options: Parameters<typeof parse>[1];
-  run: (context: Context) => Promise<number>;
-}
-
-const json = { type: 'boolean' } as const;
-
-const SUBCOMMANDS: Record<string, Subcommand> = {
-  'org create': { options: { name: { type: 'string' }, plan: { type: 'string' }, json }, run: orgCreate },
-  'key create': {
-    options: { org: { type: 'string' }, mode: { type: 'string' }, name: { type: 'string' }, json },
-    run: keyCreate,
-  },
-  'key revoke': { options: { json }, run: keyRevoke },
-  'user create': { options: { org: { type: 'string' }, email: { type: 'string' }, json }, run: userCreate },
-  usage: { options: { org: { type: 'string' }, month: { type: 'string' }, json }, run: usage },
-  reconcile: { options: { check: { type: 'boolean' }, json }, run: reconcileCheck },
-  'db migrate': { options: { json }, run: dbMigrate },
-};
 
 /** The last meaningful line of a message: Prisma's first lines point into the caller's source. */
 function lastLine(message: string): string {
@@ -247,36 +286,56 @@ function lastLine(message: string): string {
   return lines[lines.length - 1] ?? 'unknown error';
 }
 
+const DATABASE_FAILURES = {
+  unreachable: 'db_unreachable',
+  missing_database: 'db_missing',
+  not_migrated: 'db_not_migrated',
+  access_denied: 'db_access_denied',
+} as const;
+
 /** Failures of the database and of the operator's input become one line on stderr and exit 2. */
 function explain(error: unknown, databaseUrl: string): UsageError {
   if (error instanceof UsageError) return error;
-  const described = describeDatabaseError(error, databaseUrl);
-  if (described) return new UsageError(described);
-  if (
-    error instanceof NotFoundError ||
-    error instanceof MigrationError ||
-    error instanceof RangeError ||
-    error instanceof DuplicateUserError
-  ) {
-    return new UsageError(error.message);
+  const kind = databaseErrorKind(error);
+  if (kind && kind in DATABASE_FAILURES) {
+    return usageError(DATABASE_FAILURES[kind as keyof typeof DATABASE_FAILURES], {
+      url: redactUrl(databaseUrl),
+    });
   }
-  return new UsageError(
-    `unexpected error: ${lastLine(error instanceof Error ? error.message : String(error))}`,
-  );
+  if (error instanceof NotFoundError && error.entity === 'organization') {
+    return usageError('unknown_organization', { id: error.id });
+  }
+  if (error instanceof NotFoundError && error.entity === 'API key')
+    return usageError('unknown_key', { id: error.id });
+  if (error instanceof DuplicateUserError) return usageError('duplicate_user');
+  if (error instanceof NotFoundError || error instanceof MigrationError || error instanceof RangeError) {
+    return usageError('failed', { detail: error.message });
+  }
+  return usageError('unexpected_error', {
+    detail: lastLine(error instanceof Error ? error.message : String(error)),
+  });
 }
 
-/** `ppfile admin …` */
-export async function adminCommand(args: string[], output: Output, env: NodeJS.ProcessEnv): Promise<number> {
-  const one = args[0] !== undefined && SUBCOMMANDS[args[0]] ? args[0] : undefined;
-  const two = args.length >= 2 && SUBCOMMANDS[`${args[0]} ${args[1]}`] ? `${args[0]} ${args[1]}` : undefined;
-  const name = two ?? one;
-  if (!name) throw new UsageError(USAGE);
-  const subcommand = SUBCOMMANDS[name]!;
-  const { values, positionals } = parse(args.slice(name.split(' ').length), subcommand.options);
-  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  try {
-    return await subcommand.run({ values, positionals, output, databaseUrl, env });
-  } catch (e) {
-    throw explain(e, databaseUrl);
-  }
+/** One admin command as the command tree runs it: DATABASE_URL, the language, one-line failures. */
+function adminCommand(run: (context: Context) => Promise<number>) {
+  return async ({ values, positionals, output, env, lang }: Invocation): Promise<number> => {
+    const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
+    try {
+      return await run({ values, positionals, output, databaseUrl, env, lang });
+    } catch (e) {
+      throw explain(e, databaseUrl);
+    }
+  };
 }
+
+export const admin = {
+  orgCreate: adminCommand(orgCreate),
+  orgList: adminCommand(orgList),
+  keyCreate: adminCommand(keyCreate),
+  keyList: adminCommand(keyList),
+  keyRevoke: adminCommand(keyRevoke),
+  userCreate: adminCommand(userCreate),
+  usage: adminCommand(usage),
+  reconcileCheck: adminCommand(reconcileCheck),
+  dbMigrate: adminCommand(dbMigrate),
+};

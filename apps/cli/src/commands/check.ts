@@ -1,37 +1,39 @@
-import { CURRENT_LIMITS, validateDeclarations, type DeclarationValidationResponse } from '@ppfile/rules';
-import { langOption, parse, single, todayOption } from '../args';
-import { EXIT_INVALID, EXIT_OK, formatIssues, printJson, type Output } from '../cli-io';
+import { validateDeclarations, type DeclarationValidationResponse, type Lang } from '@ppfile/rules';
+import { maxRowsOption } from '../args';
+import { EXIT_INVALID, EXIT_OK, printJson } from '../cli-io';
+import type { Invocation } from '../command-tree';
 import { loadReferences } from '../references';
+import { say } from '../words';
 import { readJsonBody } from './read-body';
+import { issuesText, normalizationsText, subject, todayOption } from './report';
 
-/** `ppfile check BODY.json`: POST /v1/declarations/validate, offline. */
-export function checkCommand(args: string[], output: Output, env: NodeJS.ProcessEnv): number {
-  const { values, positionals } = parse(args, {
-    today: { type: 'string' },
-    lang: { type: 'string' },
-    json: { type: 'boolean' },
-  });
-  const file = single(positionals, 'JSON body file');
-  const lang = langOption(values.lang);
+/** `ppfile check BODY.json`: POST /v1/declarations/validate, offline (no row limit unless --max-rows). */
+export async function checkCommand({ values, positionals, output, env, lang }: Invocation): Promise<number> {
+  const file = positionals[0]!;
   const today = todayOption(values.today);
-  const body = readJsonBody(file, lang);
-  const result = validateDeclarations(body, {
-    refs: loadReferences(env),
-    today,
-    lang,
-    maxRows: CURRENT_LIMITS.maxRowsLive,
-  });
+  const maxRows = maxRowsOption(values['max-rows']);
+  const refs = loadReferences(env);
+  const body = await readJsonBody(file, lang);
+  const result = validateDeclarations(body, { refs, today, lang, maxRows });
   if (values.json) printJson(output, result);
-  else output.out(describe(file, result));
+  else output.out(describe(subject(file, lang), result, lang));
   return result.valid ? EXIT_OK : EXIT_INVALID;
 }
 
-function describe(file: string, r: DeclarationValidationResponse): string {
-  let text = `${file}: ${r.valid ? 'valid' : 'invalid'}\n`;
-  text += `  rows: ${r.rows_total} total, ${r.rows_valid} valid, ${r.rows_invalid} invalid; ${r.error_count} error(s), ${r.warning_count} warning(s), ${r.normalization_count} normalization(s) (spec ${r.spec_version})\n`;
-  text += formatIssues(r.errors, 'error  ');
-  if (r.truncated) text += `  … ${r.error_count - r.errors.length} more error(s) not listed\n`;
-  text += formatIssues(r.warnings, 'warning');
-  for (const n of r.normalizations) text += `  normalized ${n.field} (${n.column}): ${n.rule}\n`;
-  return text;
+function describe(name: string, r: DeclarationValidationResponse, lang: Lang): string {
+  const verdict = say(lang, r.valid ? 'valid' : 'invalid');
+  const counts = say(lang, 'body_counts', {
+    total: r.rows_total,
+    valid: r.rows_valid,
+    invalid: r.rows_invalid,
+    errors: r.error_count,
+    warnings: r.warning_count,
+    normalizations: r.normalization_count,
+    spec: r.spec_version,
+  });
+  return (
+    `${say(lang, 'verdict', { subject: name, verdict })}\n  ${counts}\n` +
+    issuesText(r, lang) +
+    normalizationsText(r, lang)
+  );
 }

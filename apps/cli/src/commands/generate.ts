@@ -1,35 +1,41 @@
 import { writeFileSync } from 'node:fs';
 import { generateResponseBody, newFileId } from '@ppfile/contract';
 import { generateFile } from '@ppfile/rules';
-import { langOption, parse, single, todayOption } from '../args';
-import { EXIT_OK, formatIssues, printJson, UsageError, type Output } from '../cli-io';
+import { maxRowsOption } from '../args';
+import { EXIT_OK, printJson, usageError } from '../cli-io';
+import type { Invocation } from '../command-tree';
 import { loadReferences } from '../references';
+import { say } from '../words';
 import { readJsonBody } from './read-body';
+import { issuesText, normalizationsText, todayOption } from './report';
 
 /**
- * `ppfile generate BODY.json [-o OUT.csv]`: POST /v1/files/generate with store=false, offline.
- * Without -o and --json the CSV bytes go to standard output and the summary to standard error.
+ * `ppfile generate BODY.json [-o OUT.csv]`: POST /v1/files/generate with store=false, offline (no row
+ * limit unless --max-rows). Without -o and --json the CSV bytes go to standard output and the
+ * summary to standard error.
  */
-export function generateCommand(args: string[], output: Output, env: NodeJS.ProcessEnv): number {
-  const { values, positionals } = parse(args, {
-    output: { type: 'string', short: 'o' },
-    today: { type: 'string' },
-    lang: { type: 'string' },
-    json: { type: 'boolean' },
-  });
-  const file = single(positionals, 'JSON body file');
-  const lang = langOption(values.lang);
+export async function generateCommand({
+  values,
+  positionals,
+  output,
+  env,
+  lang,
+}: Invocation): Promise<number> {
+  const file = positionals[0]!;
   const today = todayOption(values.today);
-  const body = readJsonBody(file, lang);
-  const generated = generateFile(body, { refs: loadReferences(env), today, lang, maxRows: 50_000 });
+  const maxRows = maxRowsOption(values['max-rows']);
+  const refs = loadReferences(env);
+  const body = await readJsonBody(file, lang);
+  const generated = generateFile(body, { refs, today, lang, maxRows });
   const out = values.output as string | undefined;
   if (out) {
     try {
       writeFileSync(out, generated.content);
     } catch (e) {
-      throw new UsageError(
-        `cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      );
+      throw usageError('cannot_write', {
+        file: out,
+        reason: (e as NodeJS.ErrnoException).code ?? (e as Error).message,
+      });
     }
   }
   if (values.json) {
@@ -37,6 +43,7 @@ export function generateCommand(args: string[], output: Output, env: NodeJS.Proc
       output,
       generateResponseBody(generated, {
         file_id: newFileId(),
+        // No key offline, hence none of a test key's caps: what a live key would get.
         mode: 'live',
         stored: false,
         expires_at: null,
@@ -46,10 +53,17 @@ export function generateCommand(args: string[], output: Output, env: NodeJS.Proc
     return EXIT_OK;
   }
   if (!out) output.out(generated.content.toString('utf8'));
+  const summary = say(lang, 'generated', {
+    target: out ?? say(lang, 'stdout'),
+    rows: generated.rows,
+    declarations: generated.declarations,
+    sha256: generated.sha256,
+    filename: generated.filename,
+  });
   output.err(
-    `${out ?? 'stdout'}: ${generated.rows} row(s), ${generated.declarations} declaration(s), sha256 ${generated.sha256}, suggested name ${generated.filename}\n` +
-      formatIssues(generated.warnings, 'warning') +
-      generated.normalizations.map((n) => `  normalized ${n.field} (${n.column}): ${n.rule}\n`).join(''),
+    `${summary}\n` +
+      issuesText({ error_count: 0, errors: [], ...generated }, lang) +
+      normalizationsText(generated, lang),
   );
   return EXIT_OK;
 }

@@ -1,14 +1,33 @@
-import { readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { parseJsonBody, type Lang } from '@ppfile/rules';
-import { UsageError } from '../cli-io';
+import { usageError } from '../cli-io';
 
-/** Reads a request body file; `-` reads standard input. Bad JSON is the API's INVALID_JSON. */
-export function readJsonBody(file: string, lang: Lang): unknown {
-  let text: string;
+/** Pieces of 1 MiB: the CSV validator's memory does not grow with the file. */
+const CHUNK = 1 << 20;
+
+function cannotRead(file: string, e: unknown) {
+  return usageError('cannot_read', {
+    file,
+    reason: (e as NodeJS.ErrnoException).code ?? (e as Error).message,
+  });
+}
+
+/**
+ * The bytes of a file operand, piece by piece; `-` is standard input. Every file command reads
+ * through here, so `-` means the same for all; nothing is written to disk.
+ */
+export async function* readInput(file: string): AsyncGenerator<Buffer> {
+  const stream = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: CHUNK });
   try {
-    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+    for await (const chunk of stream) yield chunk as Buffer;
   } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw cannotRead(file, e);
   }
-  return parseJsonBody(text, lang);
+}
+
+/** A request body: the whole input, parsed; bad JSON is the API's INVALID_JSON. */
+export async function readJsonBody(file: string, lang: Lang): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of readInput(file)) chunks.push(chunk);
+  return parseJsonBody(Buffer.concat(chunks).toString('utf8'), lang);
 }

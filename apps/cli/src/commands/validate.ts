@@ -1,80 +1,99 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import * as path from 'node:path';
 import {
   createCsvValidator,
-  CURRENT_LIMITS,
   DECLARANTS,
   FILE_TYPES,
   type FileValidationResponse,
+  type Lang,
 } from '@ppfile/rules';
-import { langOption, oneOf, parse, single, todayOption } from '../args';
-import { EXIT_INVALID, EXIT_OK, formatIssues, printJson, UsageError, type Output } from '../cli-io';
+import { maxRowsOption, oneOf } from '../args';
+import { EXIT_INVALID, EXIT_OK, printJson, type Output } from '../cli-io';
+import type { Invocation } from '../command-tree';
 import { loadReferences } from '../references';
+import { say } from '../words';
+import { readInput } from './read-body';
+import { issuesText, subject, todayOption } from './report';
 
-const CHUNK = 1 << 20;
+const PROGRESS_ROWS = 100_000;
+const PROGRESS_MS = 1_000;
 
-/** `ppfile validate FILE.csv --type … --declarant …`: POST /v1/files/validate, offline. */
-export function validateCommand(args: string[], output: Output, env: NodeJS.ProcessEnv): number {
-  const { values, positionals } = parse(args, {
-    type: { type: 'string' },
-    declarant: { type: 'string' },
-    'no-strict-references': { type: 'boolean' },
-    'spec-version': { type: 'string' },
-    today: { type: 'string' },
-    lang: { type: 'string' },
-    json: { type: 'boolean' },
-  });
-  const file = single(positionals, 'CSV file');
+/**
+ * `ppfile validate FILE.csv --type … --declarant …`: POST /v1/files/validate, offline. The file is
+ * streamed through the validator, so it may have any number of rows (none refused unless
+ * --max-rows); memory holds one piece of it plus what cross-row checks must remember.
+ */
+export async function validateCommand({
+  values,
+  positionals,
+  output,
+  env,
+  lang,
+}: Invocation): Promise<number> {
+  const file = positionals[0]!;
   const type = oneOf('type', values.type, FILE_TYPES);
   const declarant = oneOf('declarant', values.declarant, DECLARANTS);
-  const lang = langOption(values.lang);
   const today = todayOption(values.today);
-  const specVersion = values['spec-version'] as string | undefined;
-  const refs = loadReferences(env, undefined);
+  const maxRows = maxRowsOption(values['max-rows']);
+  // Standard input has no name to check unless one is given: the portal checks the uploaded name.
+  const filename =
+    typeof values.filename === 'string' ? values.filename : file === '-' ? undefined : path.basename(file);
+  const refs = loadReferences(env);
 
   const validator = createCsvValidator(
     {
       type,
       declarant,
-      spec_version: specVersion,
+      spec_version: values['spec-version'] as string | undefined,
       strict_references: !values['no-strict-references'],
-      filename: path.basename(file),
+      filename,
     },
-    { refs, today, lang, maxRows: CURRENT_LIMITS.maxRowsLive },
+    { refs, today, lang, maxRows },
   );
-  // The file is streamed through the validator: memory does not grow with its size.
-  let fd: number;
+  const progress = new Progress(output, lang);
   try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  try {
-    const buffer = Buffer.allocUnsafe(CHUNK);
-    for (;;) {
-      const n = readSync(fd, buffer, 0, CHUNK, null);
-      if (n === 0) break;
-      validator.write(buffer.subarray(0, n));
+    for await (const chunk of readInput(file)) {
+      validator.write(chunk);
+      progress.count(chunk);
     }
   } finally {
-    closeSync(fd);
+    output.progress(null);
   }
   const result = validator.end();
   if (values.json) printJson(output, result);
-  else output.out(describe(file, result));
+  else output.out(describe(filename ?? subject(file, lang), result, lang));
   return result.valid ? EXIT_OK : EXIT_INVALID;
 }
 
-function describe(file: string, r: FileValidationResponse): string {
-  const verdict = r.file_rejected
-    ? 'REJECTED (the portal would refuse the whole file)'
-    : r.valid
-      ? 'valid'
-      : 'invalid';
-  let text = `${path.basename(file)}: ${verdict}\n`;
-  text += `  rows: ${r.rows_total} total, ${r.rows_valid} valid, ${r.rows_invalid} invalid; ${r.error_count} error(s), ${r.warning_count} warning(s) (spec ${r.spec_version})\n`;
-  text += formatIssues(r.errors, 'error  ');
-  if (r.truncated) text += `  … ${r.error_count - r.errors.length} more error(s) not listed\n`;
-  text += formatIssues(r.warnings, 'warning');
-  return text;
+/** "N rows read…" on a terminal, every 100,000 rows or every second, for files that take a while. */
+class Progress {
+  private rows = 0;
+  private nextRows = PROGRESS_ROWS;
+  private lastShown = Date.now();
+
+  constructor(
+    private readonly output: Output,
+    private readonly lang: Lang,
+  ) {}
+
+  count(chunk: Buffer): void {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) this.rows++;
+    const now = Date.now();
+    if (this.rows < this.nextRows && now - this.lastShown < PROGRESS_MS) return;
+    while (this.nextRows <= this.rows) this.nextRows += PROGRESS_ROWS;
+    this.lastShown = now;
+    this.output.progress(say(this.lang, 'progress', { n: this.rows }));
+  }
+}
+
+function describe(name: string, r: FileValidationResponse, lang: Lang): string {
+  const verdict = say(lang, r.file_rejected ? 'rejected' : r.valid ? 'valid' : 'invalid');
+  const counts = say(lang, 'file_counts', {
+    total: r.rows_total,
+    valid: r.rows_valid,
+    invalid: r.rows_invalid,
+    errors: r.error_count,
+    warnings: r.warning_count,
+    spec: r.spec_version,
+  });
+  return `${say(lang, 'verdict', { subject: name, verdict })}\n  ${counts}\n${issuesText(r, lang)}`;
 }
