@@ -92,9 +92,6 @@ async function main(): Promise<void> {
   const prisma = createPrismaClient(DB_URL, { poolMax: 2 });
   const stores = createStores(prisma);
   const services = await benchServices('qbench', { s3Process: true });
-  const redisInfo = new Redis(REDIS_URL);
-  const redisPid = Number(/process_id:(\d+)/.exec(await redisInfo.info('server'))?.[1]);
-  redisInfo.disconnect();
   const env: NodeJS.ProcessEnv = {
     ...services.env,
     QUEUE_PREFIX: PREFIX,
@@ -137,10 +134,18 @@ async function main(): Promise<void> {
     // draining alone, not the gateway's accepting 10 bodies of 4 MB one after the other.
     const queue = new Queue(QUEUE_NAME, { connection: redisOptions(REDIS_URL, 'queue'), prefix: PREFIX });
     type Cpu = { worker: number; postgres: number; redis: number; s3: number };
-    const cpuNow = (workerPids: number[]): Cpu => ({
+    // Redis counts its own CPU in microseconds (INFO cpu); /proc's clock ticks (10 ms) would round a
+    // job's share of Redis to nothing.
+    const redisInfo = new Redis(REDIS_URL);
+    const redisCpu = async (): Promise<number> => {
+      const info = await redisInfo.info('cpu');
+      const read = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1]);
+      return read('used_cpu_sys') + read('used_cpu_user');
+    };
+    const cpuNow = async (workerPids: number[]): Promise<Cpu> => ({
       worker: workerPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
       postgres: cpuSecondsOf('postgres'),
-      redis: cpuSeconds(redisPid),
+      redis: await redisCpu(),
       s3: services.s3Pid ? cpuSeconds(services.s3Pid) : 0,
     });
     let cpuPerJob: Cpu | null = null;
@@ -150,13 +155,15 @@ async function main(): Promise<void> {
       );
       const payloads = keys.map((_, i) => body(20_000, 100 + workers * 10 + i));
       await queue.pause();
+      // From before the gateway accepts the jobs: sealing each body into PostgreSQL is part of what
+      // a job costs the shared services (the workers, paused meanwhile, spend nothing).
+      const cpu0 = await cpuNow(workerPids);
       const ids: string[] = [];
       for (let i = 0; i < 10; i++) {
         const r = await post('http://127.0.0.1:3832/v1/files/generate', keys[i]!, payloads[i]!, true);
         if (r.status !== 202) throw new Error(`enqueue: ${r.status}`);
         ids.push(r.body.file_id as string);
       }
-      const cpu0 = cpuNow(workerPids);
       const t0 = performance.now();
       await queue.resume();
       for (;;) {
@@ -170,7 +177,7 @@ async function main(): Promise<void> {
       if (failed) throw new Error(`${failed} job(s) failed`);
       const elapsed = performance.now() - t0;
       if (workers === 1) {
-        const cpu1 = cpuNow(workerPids);
+        const cpu1 = await cpuNow(workerPids);
         cpuPerJob = {
           worker: (cpu1.worker - cpu0.worker) / ids.length,
           postgres: (cpu1.postgres - cpu0.postgres) / ids.length,
@@ -188,6 +195,7 @@ async function main(): Promise<void> {
     worker = second;
 
     await queue.close();
+    redisInfo.disconnect();
     const ratio1 = med(times.queue) / med(times.local);
     const ratio2 = two / one;
     console.log(
@@ -202,11 +210,12 @@ async function main(): Promise<void> {
     console.log(`(2) 10 × 20,000 holders drained by 1 worker    ${one.toFixed(0)} ms`);
     console.log(`    10 × 20,000 holders drained by 2 workers   ${two.toFixed(0)} ms`);
     const c = cpuPerJob as Cpu | null;
+    const ms = (seconds: number) => `${(seconds * 1000).toFixed(1)} ms`;
     if (c) {
       const feeds = (service: number) => (service > 0 ? (c.worker / service).toFixed(0) : '∞');
       console.log(
-        `(3) CPU per 20,000-row job (1 worker draining): worker ${c.worker.toFixed(2)} s, PostgreSQL ${c.postgres.toFixed(2)} s, ` +
-          `Redis ${c.redis.toFixed(3)} s, S3 endpoint ${c.s3.toFixed(2)} s`,
+        `(3) CPU per 20,000-row job (accepted by the gateway, then 1 worker draining): worker ${ms(c.worker)}, PostgreSQL ${ms(c.postgres)}, ` +
+          `Redis ${ms(c.redis)}, S3 endpoint ${ms(c.s3)}`,
       );
       console.log(
         `    busy workers one core can feed: PostgreSQL ≈ ${feeds(c.postgres)}, Redis ≈ ${feeds(c.redis)}, ` +

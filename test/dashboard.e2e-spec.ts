@@ -239,6 +239,29 @@ describe('npx ppfile admin user create', () => {
     );
     oneLine(cli(['admin', 'user', 'create', '--org', orgA.id]), /--email is required/);
   });
+
+  it("reinvite prints a new link (the earlier one stops working); remove ends the person's access; both refuse an unknown address", async () => {
+    const email = 'leaving@acme-formation.example';
+    const first = cli(['admin', 'user', 'create', '--org', orgA.id, '--email', email, '--json']);
+    const firstLink = (JSON.parse(first.out) as Json).invitation_url as string;
+    const again = cli(['admin', 'user', 'reinvite', '--email', email]);
+    expect(again.status).toBe(0);
+    expect(again.out).toMatch(/\/dashboard\/invite\/[A-Za-z0-9_-]{43}\n$/);
+    expect(again.out.trim()).not.toBe(firstLink);
+    expect(again.err).toContain('send this link');
+    const path = (link: string) => new URL(link).pathname;
+    expect((await request(gw.http).get(path(firstLink))).status).toBe(404);
+    expect((await request(gw.http).get(path(again.out.trim()))).status).toBe(200);
+
+    const removed = cli(['admin', 'user', 'remove', '--email', email, '--json']);
+    expect(removed.status).toBe(0);
+    expect(JSON.parse(removed.out)).toMatchObject({ email, organization_id: orgA.id, removed: true });
+    expect((await request(gw.http).get(path(again.out.trim()))).status).toBe(404);
+    for (const verb of ['reinvite', 'remove']) {
+      const r = cli(['admin', 'user', verb, '--email', email]);
+      expect([r.status, r.err.trim()]).toEqual([2, `ppfile admin user ${verb}: unknown user "${email}"`]);
+    }
+  });
 });
 
 describe('users and sessions in PostgreSQL (libs/db)', () => {

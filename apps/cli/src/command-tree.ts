@@ -210,6 +210,18 @@ export const ROOT: Group = {
               ],
               load: async () => (await admin()).userCreate,
             },
+            reinvite: {
+              kind: 'command',
+              summary: 'sum_admin_user_reinvite',
+              options: [{ name: 'email', type: 'string', value: 'E', required: true, help: 'opt_email' }],
+              load: async () => (await admin()).userReinvite,
+            },
+            remove: {
+              kind: 'command',
+              summary: 'sum_admin_user_remove',
+              options: [{ name: 'email', type: 'string', value: 'E', required: true, help: 'opt_email' }],
+              load: async () => (await admin()).userRemove,
+            },
           },
         },
         usage: {

@@ -137,6 +137,10 @@ const WORDS = {
     (p) =>
       `${p.id} (${p.email}) : envoyez ce lien à la personne ; il sert une fois, jusqu'au ${p.until}, à choisir son mot de passe.`,
   ),
+  user_removed: entry<{ id: string; email: string }>(
+    (p) => `${p.id} (${p.email}) removed; their sessions have ended.`,
+    (p) => `${p.id} (${p.email}) retiré(e) ; ses sessions ont pris fin.`,
+  ),
   usage_month: entry<{ month: string; used: number; limit: number; reserved: number; testRows: number }>(
     (p) =>
       `${p.month}: ${p.used} of ${p.limit} units used` +
@@ -245,6 +249,10 @@ const WORDS = {
     (p) => `unknown API key "${p.id}"`,
     (p) => `clé d'API inconnue « ${p.id} »`,
   ),
+  unknown_user: entry<{ email: string }>(
+    (p) => `unknown user "${p.email}"`,
+    (p) => `utilisateur inconnu « ${p.email} »`,
+  ),
   duplicate_user: fixed(
     'a user with this e-mail address already exists',
     'un utilisateur avec cette adresse électronique existe déjà',
@@ -350,6 +358,14 @@ const WORDS = {
   sum_admin_user_create: fixed(
     'Creates a person of an organization and prints a one-time dashboard invitation link.',
     "Crée une personne d'une organisation et affiche un lien d'invitation au tableau de bord, valable une fois.",
+  ),
+  sum_admin_user_reinvite: fixed(
+    'Sends a person a new invitation link (a forgotten password, an expired link): their password, sessions and earlier link stop working.',
+    "Donne à une personne un nouveau lien d'invitation (mot de passe oublié, lien expiré) : son mot de passe, ses sessions et l'ancien lien cessent de fonctionner.",
+  ),
+  sum_admin_user_remove: fixed(
+    'Removes a person from the dashboard (someone who left): their sessions end at once.',
+    'Retire une personne du tableau de bord (départ) : ses sessions prennent fin aussitôt.',
   ),
   sum_admin_usage: fixed(
     "Prints an organization's usage of a month.",

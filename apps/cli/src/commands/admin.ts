@@ -14,6 +14,7 @@ import {
   NotFoundError,
   PLAN_NAMES,
   redactUrl,
+  type CreatedInvitation,
   type PrismaClient,
   type Stores,
 } from '@ppfile/db';
@@ -177,13 +178,46 @@ async function userCreate({ values, output, databaseUrl, env, lang }: Context): 
   const organizationId = requiredString(values, 'org');
   const email = normalizeEmail(requiredString(values, 'email'));
   if (!isEmail(email)) throw usageError('expects_email');
-  const base = (env.PUBLIC_BASE_URL || 'http://localhost:3000').replace(/\/+$/, '');
   const invitation = await withStores(databaseUrl, (s) =>
     s.users.createWithInvitation({ organizationId, email }),
   );
+  printInvitation(invitation, { output, env, lang, json: values.json === true });
+  return EXIT_OK;
+}
+
+/** A new link for an existing person: printed as `user create` prints the first one. */
+async function userReinvite({ values, output, databaseUrl, env, lang }: Context): Promise<number> {
+  const email = normalizeEmail(requiredString(values, 'email'));
+  if (!isEmail(email)) throw usageError('expects_email');
+  const invitation = await withStores(databaseUrl, (s) => s.users.reinvite(email));
+  printInvitation(invitation, { output, env, lang, json: values.json === true });
+  return EXIT_OK;
+}
+
+async function userRemove({ values, output, databaseUrl, lang }: Context): Promise<number> {
+  const email = normalizeEmail(requiredString(values, 'email'));
+  if (!isEmail(email)) throw usageError('expects_email');
+  const user = await withStores(databaseUrl, (s) => s.users.remove(email));
+  if (values.json)
+    printJson(output, {
+      id: user.id,
+      organization_id: user.organizationId,
+      email: user.email,
+      removed: true,
+    });
+  else output.out(`${say(lang, 'user_removed', { id: user.id, email: user.email })}\n`);
+  return EXIT_OK;
+}
+
+function printInvitation(
+  invitation: CreatedInvitation,
+  how: { output: Output; env: NodeJS.ProcessEnv; lang: Lang; json: boolean },
+): void {
+  const { output, env, lang } = how;
+  const base = (env.PUBLIC_BASE_URL || 'http://localhost:3000').replace(/\/+$/, '');
   const url = `${base}/dashboard/invite/${invitation.token}`;
   const until = invitation.expiresAt.toISOString();
-  if (values.json) {
+  if (how.json) {
     printJson(output, {
       id: invitation.user.id,
       organization_id: invitation.user.organizationId,
@@ -198,7 +232,6 @@ async function userCreate({ values, output, databaseUrl, env, lang }: Context): 
       `${say(lang, 'user_invited', { id: invitation.user.id, email: invitation.user.email, until })}\n`,
     );
   }
-  return EXIT_OK;
 }
 
 async function usage({ values, output, databaseUrl, lang }: Context): Promise<number> {
@@ -307,6 +340,8 @@ function explain(error: unknown, databaseUrl: string): UsageError {
   }
   if (error instanceof NotFoundError && error.entity === 'API key')
     return usageError('unknown_key', { id: error.id });
+  if (error instanceof NotFoundError && error.entity === 'user')
+    return usageError('unknown_user', { email: error.id });
   if (error instanceof DuplicateUserError) return usageError('duplicate_user');
   if (error instanceof NotFoundError || error instanceof MigrationError || error instanceof RangeError) {
     return usageError('failed', { detail: error.message });
@@ -335,6 +370,8 @@ export const admin = {
   keyList: adminCommand(keyList),
   keyRevoke: adminCommand(keyRevoke),
   userCreate: adminCommand(userCreate),
+  userReinvite: adminCommand(userReinvite),
+  userRemove: adminCommand(userRemove),
   usage: adminCommand(usage),
   reconcileCheck: adminCommand(reconcileCheck),
   dbMigrate: adminCommand(dbMigrate),
