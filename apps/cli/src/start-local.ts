@@ -18,6 +18,7 @@ import {
   migrate,
   type MigrateResult,
 } from '@ppfile/db';
+import { CURRENT_LIMITS } from '@ppfile/rules';
 import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '@ppfile/storage';
 
 const ROOT = path.resolve(__dirname, '../../../../..');
@@ -194,7 +195,7 @@ async function main(): Promise<void> {
       `  metrics        ${base}/metrics        worker http://localhost:${workerPort}/metrics`,
       `  dashboard      ${base}/dashboard`,
       firstRun
-        ? `First run: organization "${LOCAL_ORG_NAME}" (${firstRun.organizationId}) created with this test key (shown once; 50 rows a request):\n  ${firstRun.key}`
+        ? `First run: organization "${LOCAL_ORG_NAME}" (${firstRun.organizationId}) created with this test key (shown once; ${CURRENT_LIMITS.maxRowsTest} rows a request):\n  ${firstRun.key}`
         : `Organizations exist already; create a key with: npx ppfile admin key create --org ORG_ID --mode test`,
       `Try: curl -sS --fail-with-body -H "Authorization: Bearer ${firstRun?.key ?? 'pp_test_…'}" ${base}/v1/spec`,
       `Dashboard access: npx ppfile admin user create --org ${firstRun?.organizationId ?? 'ORG_ID'} --email YOU@EXAMPLE.ORG`,
