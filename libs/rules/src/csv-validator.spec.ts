@@ -380,6 +380,17 @@ describe('streaming: chunks give the same response as the whole file', () => {
     }
   });
 
+  it('counts the complete lines read so far (header included), however the file is cut', () => {
+    const v = createCsvValidator({ type: 'adf', declarant: 'employer' }, testEnv());
+    const bytes = Buffer.from(csvFile('adf', validRows()));
+    const lines = bytes.toString('latin1').split('\n').length - 1;
+    const cut = bytes.indexOf(10, bytes.indexOf(10) + 1) + 3; // into the third line
+    v.write(bytes.subarray(0, cut));
+    expect(v.linesRead).toBe(2);
+    v.write(bytes.subarray(cut));
+    expect(v.linesRead).toBe(lines);
+  });
+
   it('end() may be called once', () => {
     const v = createCsvValidator({ type: 'adf', declarant: 'employer' }, testEnv());
     v.write(csvFile('adf', validRows()));

@@ -83,6 +83,11 @@ export class CsvFileValidator {
     }
   }
 
+  /** Complete lines read so far, the header included (a progress display's count). */
+  get linesRead(): number {
+    return this.lineNo;
+  }
+
   write(chunk: Uint8Array): void {
     if (this.rejected && this.lineNo > 0) return;
     const bytes = Buffer.isBuffer(chunk)

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { errorBody, type ErrorBody } from '@ppfile/contract';
+import { errorBody, newRequestId, type ErrorBody } from '@ppfile/contract';
 import {
   parseIsoDate,
   RequestError,
@@ -95,9 +94,8 @@ export function reportRequestError(
   return e.code === 'VALIDATION_FAILED' ? EXIT_INVALID : EXIT_USAGE;
 }
 
-/** As the gateway's: req_ and 32 hex digits. */
 function requestErrorBody(error: RequestError): ErrorBody {
-  return errorBody(error, `req_${randomBytes(16).toString('hex')}`);
+  return errorBody(error, newRequestId());
 }
 
 function requestErrorText(error: RequestError, lang: Lang): string {

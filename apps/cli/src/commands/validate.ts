@@ -53,7 +53,7 @@ export async function validateCommand({
   try {
     for await (const chunk of readInput(file)) {
       validator.write(chunk);
-      progress.count(chunk);
+      progress.show(validator.linesRead);
     }
   } finally {
     output.progress(null);
@@ -64,9 +64,11 @@ export async function validateCommand({
   return result.valid ? EXIT_OK : EXIT_INVALID;
 }
 
-/** "N rows read…" on a terminal, every 100,000 rows or every second, for files that take a while. */
+/**
+ * "N lines read…" on a terminal, every 100,000 lines or every second, for files that take a while;
+ * the count is the validator's own (the lines are not scanned twice).
+ */
 class Progress {
-  private rows = 0;
   private nextRows = PROGRESS_ROWS;
   private lastShown = Date.now();
 
@@ -75,13 +77,12 @@ class Progress {
     private readonly lang: Lang,
   ) {}
 
-  count(chunk: Buffer): void {
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) this.rows++;
+  show(lines: number): void {
     const now = Date.now();
-    if (this.rows < this.nextRows && now - this.lastShown < PROGRESS_MS) return;
-    while (this.nextRows <= this.rows) this.nextRows += PROGRESS_ROWS;
+    if (lines < this.nextRows && now - this.lastShown < PROGRESS_MS) return;
+    while (this.nextRows <= lines) this.nextRows += PROGRESS_ROWS;
     this.lastShown = now;
-    this.output.progress(say(this.lang, 'progress', { n: this.rows }));
+    this.output.progress(say(this.lang, 'progress', { n: lines }));
   }
 }
 
