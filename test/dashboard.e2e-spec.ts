@@ -800,27 +800,40 @@ describe('security of the dashboard', () => {
     expect(missing.text).toContain('Page not found');
   });
 
-  it('the session cookie: HttpOnly, SameSite=Lax, Path=/dashboard, 12 h; Secure over HTTPS (behind a trusted proxy)', async () => {
+  it('the session cookie: HttpOnly, SameSite=Lax, 12 h; over HTTPS (behind a trusted proxy) __Host-, Path=/ and Secure', async () => {
     const { res } = await signIn(emailA, NEW_PASSWORD);
     const line = setCookies(res).find((c) => c.startsWith('ppfile_session='))!;
     expect(line).toMatch(
       /^ppfile_session=[A-Za-z0-9_-]{43}; Path=\/dashboard; HttpOnly; SameSite=Lax; Max-Age=43200$/,
     );
     const form = await request(gw.http).get('/dashboard/sign-in').set('X-Forwarded-Proto', 'https');
-    const pre = cookieValue(form, 'ppfile_csrf')!;
-    expect(setCookies(form).find((c) => c.startsWith('ppfile_csrf='))).toMatch(/; Secure$/);
+    const pre = cookieValue(form, '__Host-ppfile_csrf')!;
+    expect(setCookies(form).find((c) => c.startsWith('__Host-ppfile_csrf='))).toMatch(
+      /^__Host-ppfile_csrf=[A-Za-z0-9_-]{32}; Path=\/; HttpOnly; SameSite=Lax; Secure$/,
+    );
     const secure = await request(gw.http)
       .post('/dashboard/sign-in')
       .set('X-Forwarded-Proto', 'https')
-      .set('Cookie', `ppfile_csrf=${pre}`)
+      .set('Cookie', `__Host-ppfile_csrf=${pre}`)
       .type('form')
       .send({ _csrf: csrfOf(form.text), email: emailA, password: NEW_PASSWORD });
     expect(secure.status).toBe(303);
-    expect(setCookies(secure).find((c) => c.startsWith('ppfile_session='))).toMatch(
-      /; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/,
+    expect(setCookies(secure).find((c) => c.startsWith('__Host-ppfile_session='))).toMatch(
+      /^__Host-ppfile_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/,
     );
+    // Over HTTPS the bare name is ignored: a cookie planted over HTTP or by a sibling subdomain opens nothing.
+    const token = cookieValue(secure, '__Host-ppfile_session')!;
+    const planted = await request(gw.http)
+      .get('/dashboard')
+      .set('X-Forwarded-Proto', 'https')
+      .set('Cookie', `ppfile_session=${token}`);
+    expect(planted.status).toBe(303);
+    const real = await request(gw.http)
+      .get('/dashboard')
+      .set('X-Forwarded-Proto', 'https')
+      .set('Cookie', `__Host-ppfile_session=${token}`);
+    expect(real.status).toBe(200);
     // The database holds the token's SHA-256, never the token.
-    const token = cookieValue(secure, 'ppfile_session')!;
     const ids = (await gw.prisma.session.findMany({ select: { id: true } })).map((s) => s.id);
     expect(ids).not.toContain(token);
     expect(ids.every((id) => /^[0-9a-f]{64}$/.test(id))).toBe(true);
@@ -935,7 +948,7 @@ describe('security of the dashboard', () => {
     expect(post.headers.location).toBe('/dashboard/sign-in');
   });
 
-  it('sign-in throttled: past 10 failures for an e-mail address, 429 with Retry-After even with the right password, from anywhere', async () => {
+  it('sign-in throttled: past 10 failures for an e-mail address, 429 with Retry-After even with the right password, for any browser that never signed in to it', async () => {
     // The failures of the tests above (wrong passwords on purpose) fall out of the 15-minute window.
     gw.clock.advance(15 * 60_000);
     for (let i = 0; i < 10; i++) {

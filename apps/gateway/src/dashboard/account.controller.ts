@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Post, Query, Req, Res, UseFilters, UseGuards }
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { UserStore } from '@ppfile/db';
-import { startSession } from './auth.controller';
+import { clientOf, startSession } from './auth.controller';
 import { DashboardAuth } from './dashboard-auth';
 import { DashboardExceptionFilter, redirect, sendPage } from './dashboard-errors';
 import type { DashboardRequest, SignedIn } from './dashboard-request';
@@ -46,11 +46,11 @@ export class DashboardAccountController {
       current: str(body.current),
       password: str(body.password),
       confirmation: str(body.confirmation),
-      address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      ...clientOf(req),
     });
     switch (result.kind) {
       case 'ok':
-        startSession(req, res, result.token);
+        startSession(req, res, result);
         return redirect(res, '/dashboard/account?changed=1');
       case 'throttled':
         res.setHeader('Retry-After', String(result.retryAfterSeconds));

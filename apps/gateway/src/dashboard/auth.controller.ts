@@ -1,16 +1,19 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { DashboardAuth } from './dashboard-auth';
+import { DashboardAuth, type ClientContext } from './dashboard-auth';
 import { DashboardExceptionFilter, redirect, sendPage } from './dashboard-errors';
 import type { DashboardRequest } from './dashboard-request';
 import { checkPreSessionCsrf, FormSession, SignedInGuard } from './signed-in';
 import type { SignedIn } from './dashboard-request';
+import { DEVICE_LIFETIME_MS } from './device-cookies';
 import {
   clearCookie,
   CSRF_COOKIE,
+  DEVICE_COOKIE,
   LANG_COOKIE,
   newCsrfCookieValue,
+  readCookie,
   safeNext,
   serializeCookie,
   SESSION_COOKIE,
@@ -21,16 +24,38 @@ import { viewContext } from './views/layout';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** Sets the session cookie of a new session (Secure over HTTPS) and forgets the pre-session token. */
-export function startSession(req: DashboardRequest, res: Response, token: string): void {
+/**
+ * Sets the session cookie of a new session (Secure over HTTPS) and the browser's device cookie,
+ * and forgets the pre-session token.
+ */
+export function startSession(
+  req: DashboardRequest,
+  res: Response,
+  started: { token: string; deviceCookie: string },
+): void {
   res.append(
     'Set-Cookie',
-    serializeCookie(SESSION_COOKIE, token, {
+    serializeCookie(SESSION_COOKIE, started.token, {
       secure: req.secure,
       maxAgeSeconds: SESSION_LIMITS.lifetimeMs / 1000,
     }),
   );
+  res.append(
+    'Set-Cookie',
+    serializeCookie(DEVICE_COOKIE, started.deviceCookie, {
+      secure: req.secure,
+      maxAgeSeconds: DEVICE_LIFETIME_MS / 1000,
+    }),
+  );
   res.append('Set-Cookie', clearCookie(CSRF_COOKIE, req.secure));
+}
+
+/** What the throttle needs of a request: its client address and its device cookie. */
+export function clientOf(req: DashboardRequest): ClientContext {
+  return {
+    address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+    deviceCookie: readCookie(req.dashboard.cookies, DEVICE_COOKIE, req.secure),
+  };
 }
 
 /**
@@ -70,13 +95,9 @@ export class DashboardAuthController {
     const body = req.body ?? {};
     const email = str(body.email);
     const next = safeNext(body.next);
-    const result = await this.auth.signIn(
-      email,
-      str(body.password),
-      req.ip ?? req.socket.remoteAddress ?? 'unknown',
-    );
+    const result = await this.auth.signIn(email, str(body.password), clientOf(req));
     if (result.kind === 'ok') {
-      startSession(req, res, result.token);
+      startSession(req, res, result);
       return redirect(res, next);
     }
     const ctx = viewContext(req);
@@ -144,10 +165,15 @@ export class DashboardAuthController {
   ): Promise<void> {
     checkPreSessionCsrf(req);
     const body = req.body ?? {};
-    const result = await this.auth.acceptInvitation(token, str(body.password), str(body.confirmation));
+    const result = await this.auth.acceptInvitation(
+      token,
+      str(body.password),
+      str(body.confirmation),
+      clientOf(req).deviceCookie,
+    );
     const ctx = viewContext(req);
     if (result.kind === 'ok') {
-      startSession(req, res, result.token);
+      startSession(req, res, result);
       return redirect(res, '/dashboard?welcome=1');
     }
     if (result.kind === 'invalid') {
@@ -190,7 +216,7 @@ export class DashboardAuthController {
 
   /** The pre-session CSRF token: the browser's cookie when it has one (several tabs), else a new one. */
   private preSessionCsrf(req: DashboardRequest, res: Response): string {
-    const existing = req.dashboard.cookies.get(CSRF_COOKIE);
+    const existing = readCookie(req.dashboard.cookies, CSRF_COOKIE, req.secure);
     if (existing && /^[A-Za-z0-9_-]{32}$/.test(existing)) return existing;
     const value = newCsrfCookieValue();
     res.append('Set-Cookie', serializeCookie(CSRF_COOKIE, value, { secure: req.secure }));

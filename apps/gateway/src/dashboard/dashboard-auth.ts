@@ -1,15 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { normalizeEmail, SessionStore, UserStore, type DashboardUser } from '@ppfile/db';
-import {
-  FallbackFailureStore,
-  MemoryFailureStore,
-  OperatorThrottle,
-  RedisFailureStore,
-  type OperatorThrottleLimits,
-  type ThrottleVerdict,
-} from '../operators/operator-throttle';
+import type { ThrottleVerdict } from '../operators/operator-throttle';
 import type { SignedIn } from './dashboard-request';
+import { DeviceCookies } from './device-cookies';
 import {
   hashPassword,
   needsRehash,
@@ -18,48 +11,37 @@ import {
   type PasswordProblem,
 } from './passwords';
 import { SESSION_LIMITS } from './session-cookies';
+import { SignInThrottle, type SignInClient } from './sign-in-throttle';
 
-/**
- * Sign-in failures allowed per client address and per e-mail address within 15 minutes; past
- * them every attempt answers 429 until the window that began with the first failure has passed,
- * even with the right password (the operator pages' throttle, operator-throttle.ts, with its own
- * limits and keys). An office behind one address gets 20 tries; one account 10, from anywhere.
- */
-export const SIGN_IN_LIMITS: OperatorThrottleLimits = { windowMs: 15 * 60_000, perAddress: 20, perUser: 10 };
-
-/** The throttle of dashboard sign-ins (AppModule's Redis, keys `<QUEUE_PREFIX>:dashboard:opauth:…`). */
-export class SignInThrottle extends OperatorThrottle {
-  static over(redis: Redis, queuePrefix: string, now: () => number): SignInThrottle {
-    const logger = new Logger('dashboard');
-    const store = new FallbackFailureStore(
-      new RedisFailureStore(redis, `${queuePrefix}:dashboard`),
-      new MemoryFailureStore(),
-      {
-        warn: (message: string) => logger.warn(message.replace('operator sign-in', 'dashboard sign-in')),
-      },
-    );
-    return new SignInThrottle(store, now, SIGN_IN_LIMITS);
-  }
+/** Where an attempt comes from: the client's address and the device cookie it sent, if any. */
+export interface ClientContext {
+  address: string;
+  deviceCookie: string | undefined;
 }
 
+/** `token`: the new session's; `deviceCookie`: the device cookie's new value (this browser now trusted). */
 export type SignInResult =
-  | { kind: 'ok'; token: string; user: DashboardUser }
+  | { kind: 'ok'; token: string; deviceCookie: string; user: DashboardUser }
   | { kind: 'wrong' }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 export type PasswordChangeResult =
-  | { kind: 'ok'; token: string }
+  | { kind: 'ok'; token: string; deviceCookie: string }
   | { kind: 'wrong_current' }
   | { kind: 'problem'; problem: PasswordProblem }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 export type InvitationResult =
-  { kind: 'ok'; token: string } | { kind: 'invalid' } | { kind: 'problem'; problem: PasswordProblem };
+  | { kind: 'ok'; token: string; deviceCookie: string }
+  | { kind: 'invalid' }
+  | { kind: 'problem'; problem: PasswordProblem };
 
 const logger = new Logger('dashboard');
 
 /**
- * Who may use the dashboard: sign-in (throttled), invitations, password changes and sign-out.
+ * Who may use the dashboard: sign-in (throttled, with device cookies), invitations, password
+ * changes and sign-out. Every authentication that succeeds makes the browser a trusted device of the
+ * account (device-cookies.ts); failures are counted by SignInThrottle alone.
  * Log lines carry ids and outcomes, never an e-mail address, a password or a token.
  */
 @Injectable()
@@ -68,27 +50,39 @@ export class DashboardAuth {
     @Inject(UserStore) private readonly users: UserStore,
     @Inject(SessionStore) private readonly sessions: SessionStore,
     @Inject(SignInThrottle) private readonly throttle: SignInThrottle,
+    @Inject(DeviceCookies) private readonly devices: DeviceCookies,
   ) {}
 
-  async signIn(email: string, password: string, address: string): Promise<SignInResult> {
-    const name = normalizeEmail(email).slice(0, 320);
+  async signIn(email: string, password: string, from: ClientContext): Promise<SignInResult> {
+    const client = this.client(normalizeEmail(email).slice(0, 320), from);
     // Already throttled: refused before the (deliberately costly) hash is computed.
-    const before = await this.throttle.attempt(address, name, false);
-    if (!before.allowed) return this.throttled(before, 'sign_in');
-    const user = await this.users.findByEmail(name);
+    const before = await this.throttle.attempt(client, false);
+    if (!before.allowed) return this.throttled(before, 'sign_in', client);
+    const user = await this.users.findByEmail(client.email);
     const ok = (await verifyPassword(password, user?.passwordHash ?? null)) && user !== null;
     // Counted atomically with the check: concurrent guesses cannot pass the limit.
-    const verdict = await this.throttle.attempt(address, name, !ok);
-    if (!verdict.allowed) return this.throttled(verdict, 'sign_in');
+    const verdict = await this.throttle.attempt(client, !ok);
+    if (!verdict.allowed) return this.throttled(verdict, 'sign_in', client);
     if (!ok || !user) {
-      logger.log({ event: 'sign_in_failed', user_id: user?.id }, 'dashboard sign-in failed');
+      logger.log(
+        { event: 'sign_in_failed', user_id: user?.id, trusted_device: client.device !== null },
+        'dashboard sign-in failed',
+      );
       return { kind: 'wrong' };
     }
     if (needsRehash(user.passwordHash!)) await this.users.setPassword(user.id, await hashPassword(password));
     const token = await this.openSession(user.id);
     await this.users.recordSignIn(user.id);
-    logger.log({ event: 'sign_in', user_id: user.id, org_id: user.organizationId }, 'dashboard sign-in');
-    return { kind: 'ok', token, user };
+    logger.log(
+      {
+        event: 'sign_in',
+        user_id: user.id,
+        org_id: user.organizationId,
+        trusted_device: client.device !== null,
+      },
+      'dashboard sign-in',
+    );
+    return { kind: 'ok', token, deviceCookie: this.devices.issue(client.email, from.deviceCookie), user };
   }
 
   /** The user an invitation link is for (to greet them), or null when the link is not valid. */
@@ -96,7 +90,12 @@ export class DashboardAuth {
     return this.users.findByInvitation(token);
   }
 
-  async acceptInvitation(token: string, password: string, confirmation: string): Promise<InvitationResult> {
+  async acceptInvitation(
+    token: string,
+    password: string,
+    confirmation: string,
+    deviceCookie: string | undefined,
+  ): Promise<InvitationResult> {
     const user = await this.users.findByInvitation(token);
     if (!user) return { kind: 'invalid' };
     const problem = newPasswordProblem(password, confirmation, user.email);
@@ -109,7 +108,7 @@ export class DashboardAuth {
       { event: 'invitation_accepted', user_id: accepted.id, org_id: accepted.organizationId },
       'dashboard invitation accepted',
     );
-    return { kind: 'ok', token: session };
+    return { kind: 'ok', token: session, deviceCookie: this.devices.issue(accepted.email, deviceCookie) };
   }
 
   /**
@@ -119,15 +118,15 @@ export class DashboardAuth {
    */
   async changePassword(
     session: SignedIn,
-    input: { current: string; password: string; confirmation: string; address: string },
+    input: { current: string; password: string; confirmation: string } & ClientContext,
   ): Promise<PasswordChangeResult> {
-    const name = session.email;
-    const before = await this.throttle.attempt(input.address, name, false);
-    if (!before.allowed) return this.throttled(before, 'password_change');
+    const client = this.client(session.email, input);
+    const before = await this.throttle.attempt(client, false);
+    if (!before.allowed) return this.throttled(before, 'password_change', client);
     const user = await this.users.get(session.userId);
     const ok = (await verifyPassword(input.current, user?.passwordHash ?? null)) && user !== null;
-    const verdict = await this.throttle.attempt(input.address, name, !ok);
-    if (!verdict.allowed) return this.throttled(verdict, 'password_change');
+    const verdict = await this.throttle.attempt(client, !ok);
+    if (!verdict.allowed) return this.throttled(verdict, 'password_change', client);
     if (!ok || !user) return { kind: 'wrong_current' };
     const problem = newPasswordProblem(input.password, input.confirmation, user.email);
     if (problem) return { kind: 'problem', problem };
@@ -138,7 +137,7 @@ export class DashboardAuth {
       { event: 'password_changed', user_id: user.id, sessions_ended: ended },
       'dashboard password changed',
     );
-    return { kind: 'ok', token };
+    return { kind: 'ok', token, deviceCookie: this.devices.issue(user.email, input.deviceCookie) };
   }
 
   async signOut(session: SignedIn): Promise<void> {
@@ -158,12 +157,21 @@ export class DashboardAuth {
     return (await this.sessions.create(userId, SESSION_LIMITS)).token;
   }
 
+  /** The throttle's view of an attempt: trusted when its device cookie is valid for this e-mail. */
+  private client(email: string, from: ClientContext): SignInClient {
+    return { address: from.address, email, device: this.devices.deviceOf(from.deviceCookie, email) };
+  }
+
   private throttled(
     verdict: ThrottleVerdict,
     event: string,
+    client: SignInClient,
   ): { kind: 'throttled'; retryAfterSeconds: number } {
     const retryAfterSeconds = verdict.allowed ? 1 : verdict.retryAfterSeconds;
-    logger.warn({ event: `${event}_throttled` }, 'dashboard sign-in throttled');
+    logger.warn(
+      { event: `${event}_throttled`, trusted_device: client.device !== null },
+      'dashboard sign-in throttled',
+    );
     return { kind: 'throttled', retryAfterSeconds };
   }
 }

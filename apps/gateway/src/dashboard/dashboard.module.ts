@@ -5,10 +5,12 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { LimitsModule } from '../limits/limits.module';
 import { DashboardAccountController } from './account.controller';
 import { DashboardAuthController } from './auth.controller';
-import { DashboardAuth, SignInThrottle } from './dashboard-auth';
+import { DashboardAuth } from './dashboard-auth';
+import { DeviceCookies } from './device-cookies';
 import { DashboardFilesController } from './files.controller';
 import { DashboardKeysController } from './keys.controller';
 import { DashboardSessionMiddleware } from './session.middleware';
+import { SignInThrottle } from './sign-in-throttle';
 import { DashboardFallbackController, DashboardStaticController } from './static.controller';
 import { DashboardTryController } from './try.controller';
 import { DashboardUsageController } from './usage.controller';
@@ -42,6 +44,13 @@ import { DashboardUsageController } from './usage.controller';
       useFactory: (redis: Redis, clock: Clock, config: GatewayConfig) =>
         SignInThrottle.over(redis, config.queue.prefix, () => clock.now().getTime()),
       inject: [Redis, Clock, GATEWAY_CONFIG],
+    },
+    {
+      // Signed with a key derived from the gateway's one secret (no setting of its own).
+      provide: DeviceCookies,
+      useFactory: (clock: Clock, config: GatewayConfig) =>
+        DeviceCookies.fromSecret(config.payloadEncryptionKey, () => clock.now().getTime()),
+      inject: [Clock, GATEWAY_CONFIG],
     },
     DashboardAuth,
     DashboardSessionMiddleware,

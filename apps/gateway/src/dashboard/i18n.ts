@@ -49,10 +49,18 @@ const EN = {
   password: {
     new: 'New password',
     confirm: 'Repeat the new password',
-    hint: (min: number) => `At least ${min} characters. A passphrase of several words is easy to remember.`,
+    hint: (min: number) =>
+      `At least ${min} characters, not a common password. A passphrase of several words is easy to remember.`,
     too_short: (min: number) => `The password needs at least ${min} characters.`,
     too_long: (max: number) => `The password can have at most ${max} characters.`,
-    same_as_email: 'The password cannot be your e-mail address.',
+    blank: 'The password cannot be made of spaces only.',
+    contains_email: 'The password cannot contain your e-mail address or its part before the @.',
+    repeated:
+      'The password repeats a character or a short pattern (like aaaa… or abcabc…). Choose one that is harder to guess.',
+    sequence:
+      'The password is a sequence (like 123456…, abcdef… or a keyboard row such as azerty…). Choose one that is harder to guess.',
+    common:
+      'This password is one of the most common ones, which attackers try first (with or without digits at the end). Choose another one — a passphrase of several words, for example.',
     mismatch: 'The two passwords differ.',
   },
   usage: {
@@ -295,10 +303,18 @@ const FR: Messages = {
   password: {
     new: 'Nouveau mot de passe',
     confirm: 'Répétez le nouveau mot de passe',
-    hint: (min: number) => `Au moins ${min} caractères. Une phrase de plusieurs mots se retient facilement.`,
+    hint: (min: number) =>
+      `Au moins ${min} caractères, pas un mot de passe courant. Une phrase de plusieurs mots se retient facilement.`,
     too_short: (min: number) => `Le mot de passe doit compter au moins ${min} caractères.`,
     too_long: (max: number) => `Le mot de passe peut compter au plus ${max} caractères.`,
-    same_as_email: 'Le mot de passe ne peut pas être votre adresse e-mail.',
+    blank: 'Le mot de passe ne peut pas être fait que d’espaces.',
+    contains_email: 'Le mot de passe ne peut pas contenir votre adresse e-mail ni sa partie avant le @.',
+    repeated:
+      'Le mot de passe répète un caractère ou un court motif (comme aaaa… ou abcabc…). Choisissez-en un plus difficile à deviner.',
+    sequence:
+      'Le mot de passe est une suite (comme 123456…, abcdef… ou une rangée du clavier comme azerty…). Choisissez-en un plus difficile à deviner.',
+    common:
+      'Ce mot de passe est l’un des plus courants, que les attaquants essaient en premier (avec ou sans chiffres à la fin). Choisissez-en un autre, par exemple une phrase de plusieurs mots.',
     mismatch: 'Les deux mots de passe diffèrent.',
   },
   usage: {

@@ -68,18 +68,102 @@ describe('password hashing (scrypt)', () => {
 });
 
 describe('new password rules', () => {
+  const EMAIL = 'claire.martin@example.org';
+  const problem = (password: string, email = EMAIL) => newPasswordProblem(password, password, email);
+
   it.each([
     ['short', 'short', 'too_short'],
+    ['', '', 'too_short'],
     ['x'.repeat(257), 'x'.repeat(257), 'too_long'],
-    ['Someone@Example.org', 'Someone@Example.org', 'same_as_email'],
+    ['Someone@Example.org', 'Someone@Example.org', 'contains_email'],
     ['a long enough password', 'a long enough passwor', 'mismatch'],
     ['a long enough password', 'a long enough password', null],
-  ])('%s → %s', (password, confirmation, problem) => {
-    expect(newPasswordProblem(password, confirmation, 'someone@example.org')).toBe(problem);
+  ])('%s → %s', (password, confirmation, expected) => {
+    expect(newPasswordProblem(password, confirmation, 'someone@example.org')).toBe(expected);
   });
 
   it('counts characters, not UTF-16 units or bytes', () => {
-    expect(newPasswordProblem('😀'.repeat(12), '😀'.repeat(12), 'a@b.c')).toBeNull();
-    expect(newPasswordProblem('😀'.repeat(11), '😀'.repeat(11), 'a@b.c')).toBe('too_short');
+    const twelve = '😀🐱🌍🎉🚲🍕🎸🌵🦊🧩📚🌈';
+    expect(newPasswordProblem(twelve, twelve, 'a@b.c')).toBeNull();
+    expect(newPasswordProblem([...twelve].slice(1).join(''), '', 'a@b.c')).toBe('too_short');
+  });
+
+  it('refuses blank passwords: spaces, tabs, no-break spaces', () => {
+    for (const blank of [' '.repeat(12), ' '.repeat(3), '\t'.repeat(20), '\u00a0\u3000'.repeat(8)])
+      expect({ blank, problem: problem(blank) }).toEqual({ blank, problem: 'blank' });
+  });
+
+  it('refuses the e-mail address or its local part inside the password', () => {
+    expect(problem('my claire.martin password')).toBe('contains_email');
+    expect(problem('ClaireMartin-is-my-name')).toBe('contains_email');
+    expect(problem('xx CLAIRE.MARTIN@EXAMPLE.ORG xx')).toBe('contains_email');
+    // A local part of one or two letters says nothing: not looked for.
+    expect(
+      newPasswordProblem('jo has a long passphrase', 'jo has a long passphrase', 'jo@example.org'),
+    ).toBeNull();
+  });
+
+  it.each([
+    'aaaaaaaaaaaa',
+    'AAAAAAAAAAAAAAAA',
+    'abcabcabcabc',
+    '121212121212',
+    'xyzxyzxyzxyz2026',
+    'passwordpasswordpassword',
+    'aaaaaaaaaaaa!!!!',
+    'ab ab ab ab ab ab',
+  ])('refuses %j: repeated', (password) => {
+    expect(problem(password)).toBe('repeated');
+  });
+
+  it.each([
+    '123456789012',
+    '098765432109',
+    'abcdefghijkl',
+    'ABCDEFGHIJKLMNOP',
+    'lkjihgfedcba',
+    'qwertyuiopasdf',
+    'azertyuiopqsdf',
+    'aaaa12345678',
+    'defghijk2026!',
+  ])('refuses %j: a sequence', (password) => {
+    expect(problem(password)).toBe('sequence');
+  });
+
+  it.each([
+    'password1234',
+    'Password2026!',
+    'P@ssw0rd2026',
+    'Passw0rd!!!!',
+    'iloveyou2026',
+    'Sunshine1234',
+    'motdepasse2026',
+    'Azerty123456',
+    'marseille2013',
+    'Doudou123456',
+    'qwerty123456',
+    'administrator',
+    'ppfile2026!!',
+    '1q2w3e4r5t6y',
+  ])(
+    'refuses %j: a common password (case-insensitive, trailing digits and punctuation removed)',
+    (password) => {
+      expect(problem(password)).toBe('common');
+    },
+  );
+
+  it.each([
+    'correct horse battery staple',
+    'a brand new passphrase 2026',
+    'mot de passe été 2026',
+    'Tr0ub4dor&3xyz',
+    'kx7#pq2!mz9@',
+    'the cat sat on the mat and ate',
+    'vélo rouge sous la pluie',
+    'Claire aime le thé vert',
+    'sunshine over the harbour',
+    'password manager generated: 9f3k!Qz',
+  ])('accepts %j', (password) => {
+    expect(problem(password)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { isCommonPassword, withoutSuffix } from './common-passwords';
 
 /**
  * Dashboard passwords, hashed with scrypt from Node's crypto (memory-hard; no dependency). Each
@@ -112,18 +113,97 @@ export function needsRehash(stored: string, params: ScryptParams = SCRYPT_PARAMS
   );
 }
 
-export type PasswordProblem = 'too_short' | 'too_long' | 'same_as_email' | 'mismatch';
+export type PasswordProblem =
+  'too_short' | 'too_long' | 'blank' | 'contains_email' | 'repeated' | 'sequence' | 'common' | 'mismatch';
 
-/** What is wrong with a new password (and its confirmation), or null. */
+/**
+ * What is wrong with a new password (and its confirmation), or null: the one rule of the
+ * invitation page and the password form (the CLI never sets a password). After NIST SP 800-63B
+ * §3.1.1.2 (2024): a minimum length, no composition rules, and a refusal of what attackers try
+ * first — blank, repetitive or sequential ones, the account's own name, and commonly breached
+ * passwords (common-passwords.ts), compared case-insensitively and also without their trailing
+ * digits and punctuation (`Password2026!` is `password`).
+ */
 export function newPasswordProblem(
   password: string,
   confirmation: string,
   email: string,
 ): PasswordProblem | null {
-  const length = [...normalize(password)].length;
-  if (length < PASSWORD_MIN_LENGTH) return 'too_short';
+  const normalized = normalize(password);
+  const length = [...normalized].length;
   if (length > PASSWORD_MAX_LENGTH) return 'too_long';
-  if (normalize(password).toLowerCase() === email.trim().toLowerCase()) return 'same_as_email';
+  if (length > 0 && normalized.trim() === '') return 'blank';
+  if (length < PASSWORD_MIN_LENGTH) return 'too_short';
+  const lower = normalized.toLowerCase();
+  if (containsEmail(lower, email)) return 'contains_email';
+  if (isCommonPassword(lower)) return 'common';
+  const pattern = patternOf(lower);
+  if (pattern) return pattern;
   if (password !== confirmation) return 'mismatch';
   return null;
+}
+
+/** The address itself, or its local part (3 characters or more), with or without its dots and dashes. */
+function containsEmail(lower: string, email: string): boolean {
+  const local = email.trim().toLowerCase().split('@', 1)[0]!;
+  if (local.length < 3) return false;
+  const compact = local.replace(/[._+-]/g, '');
+  return lower.includes(local) || (compact.length >= 3 && lower.includes(compact));
+}
+
+/** Keyboard rows (QWERTY, AZERTY) and QWERTY's columns (1qaz2wsx): a step along one is a sequence. */
+const KEYBOARD_ROWS = [
+  '1234567890',
+  'qwertyuiopasdfghjklzxcvbnm',
+  'azertyuiopqsdfghjklmwxcvbn',
+  'qazwsxedcrfvtgbyhnujmikolp',
+];
+
+function isStep(a: string, b: string): boolean {
+  const [x, y] = [a.codePointAt(0)!, b.codePointAt(0)!];
+  const digits = /\d/.test(a) && /\d/.test(b);
+  // 1234567890: after 9 comes 0, and back.
+  if (digits && (((x - 48 + 1) % 10) + 48 === y || ((y - 48 + 1) % 10) + 48 === x)) return true;
+  if (/[a-z]/.test(a) && /[a-z]/.test(b) && Math.abs(x - y) === 1) return true;
+  return KEYBOARD_ROWS.some((row) => {
+    const i = row.indexOf(a);
+    return i >= 0 && (row[i + 1] === b || row[i - 1] === b);
+  });
+}
+
+/**
+ * 'repeated' or 'sequence' when the password — or what precedes its trailing digits and
+ * punctuation, 8 characters or more — is one block repeated (`passwordpassword`) or is predictable
+ * from a few of its characters.
+ */
+function patternOf(lower: string): 'repeated' | 'sequence' | null {
+  const core = withoutSuffix(lower);
+  for (const text of core.length >= 8 && core !== lower ? [lower, core] : [lower]) {
+    if (/^(.+)\1+$/su.test(text)) return 'repeated';
+    const found = predictable(text);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * Each character after the first is "explained" when it repeats one of the 4 before it (aaaa,
+ * abcabc, 1212) or steps from the one before along the alphabet, the digits or a keyboard row
+ * (abcd, 4321, qwerty, azerty). Two unexplained characters or fewer (a fifth of the length for
+ * longer ones) make a pattern, not a password; the explanation that dominates names it. (Random
+ * passwords of 12 characters pass; 1 in 50,000 of 12 random lower-case letters does not.)
+ */
+function predictable(text: string): 'repeated' | 'sequence' | null {
+  const chars = [...text];
+  let free = 1;
+  let repeats = 0;
+  let steps = 0;
+  for (let i = 1; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (chars.slice(Math.max(0, i - 4), i).includes(c)) repeats++;
+    else if (isStep(chars[i - 1]!, c)) steps++;
+    else free++;
+  }
+  if (free > Math.max(2, Math.floor(chars.length / 5))) return null;
+  return repeats >= steps ? 'repeated' : 'sequence';
 }

@@ -8,28 +8,53 @@ import {
 import { urlencoded, type NextFunction, type Response } from 'express';
 import { SessionStore } from '@ppfile/db';
 import { pickLang } from '@ppfile/rules';
-import { renderFailure } from './dashboard-errors';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
+import { CsrfRejected, renderFailure } from './dashboard-errors';
 import type { DashboardRequest } from './dashboard-request';
 import { dashboardLang } from './i18n';
-import { csrfTokenFor, LANG_COOKIE, parseCookies, SESSION_COOKIE, SESSION_LIMITS } from './session-cookies';
+import {
+  csrfTokenFor,
+  isForeignRequest,
+  LANG_COOKIE,
+  ownOrigins,
+  parseCookies,
+  readCookie,
+  SESSION_COOKIE,
+  SESSION_LIMITS,
+} from './session-cookies';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Runs before every /dashboard request (AppModule orders it after the request id): the page's
- * language, the cookies, and the signed-in session if the cookie names a live one. It refuses
- * nothing itself — pages that need a session say so (SignedInGuard) — so the sign-in page and the
- * assets are served to anyone. A database failure is kept for the page to answer 503, not taken
- * for "signed out".
+ * language, the cookies, and the signed-in session if the cookie names a live one. It refuses one
+ * thing: a form post another site sent (Origin, Sec-Fetch-Site: isForeignRequest) — 403, before any
+ * body is read, whatever its CSRF token. Pages that need a session say so (SignedInGuard), so the
+ * sign-in page and the assets are served to anyone. A database failure is kept for the page to
+ * answer 503, not taken for "signed out".
  */
 @Injectable()
 export class DashboardSessionMiddleware implements NestMiddleware {
-  constructor(@Inject(SessionStore) private readonly sessions: SessionStore) {}
+  constructor(
+    @Inject(SessionStore) private readonly sessions: SessionStore,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
 
-  async use(req: DashboardRequest, _res: Response, next: NextFunction): Promise<void> {
+  async use(req: DashboardRequest, res: Response, next: NextFunction): Promise<void> {
     const cookies = parseCookies(req.header('cookie'));
-    const lang = dashboardLang(cookies.get(LANG_COOKIE), req.header('accept-language'), pickLang);
+    const lang = dashboardLang(
+      readCookie(cookies, LANG_COOKIE, req.secure),
+      req.header('accept-language'),
+      pickLang,
+    );
     req.lang = lang;
     req.dashboard = { lang, cookies, session: null, sessionEnded: false };
-    const token = cookies.get(SESSION_COOKIE);
+    if (!SAFE_METHODS.has(req.method) && this.isForeign(req)) {
+      // Its body (an upload, even) is not worth reading.
+      res.setHeader('Connection', 'close');
+      return renderFailure(req, res, new CsrfRejected());
+    }
+    const token = readCookie(cookies, SESSION_COOKIE, req.secure);
     // originalUrl: in a middleware mounted on a path, req.path is relative to the mount point.
     if (token && !(req.originalUrl ?? req.url).startsWith('/dashboard/static/')) {
       try {
@@ -41,6 +66,11 @@ export class DashboardSessionMiddleware implements NestMiddleware {
       }
     }
     next();
+  }
+
+  private isForeign(req: DashboardRequest): boolean {
+    const source = { origin: req.header('origin'), secFetchSite: req.header('sec-fetch-site') };
+    return isForeignRequest(source, ownOrigins(this.config.publicBaseUrl, req.protocol, req.host));
   }
 }
 

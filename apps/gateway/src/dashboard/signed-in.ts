@@ -1,7 +1,7 @@
 import { createParamDecorator, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { CsrfRejected, SignInRequired } from './dashboard-errors';
 import type { DashboardRequest, SignedIn } from './dashboard-request';
-import { CSRF_COOKIE, CSRF_FIELD, isCrossSite, sameToken } from './session-cookies';
+import { CSRF_COOKIE, CSRF_FIELD, readCookie, sameToken } from './session-cookies';
 
 /**
  * Pages and actions of a signed-in person. A guard, so that it runs before any body is read (an
@@ -26,10 +26,12 @@ export const Session = createParamDecorator((_data: unknown, context: ExecutionC
   return session;
 });
 
-/** Refuses a form sent from another site, or whose `_csrf` field is not `expected`. */
+/**
+ * Refuses a form whose `_csrf` field is not `expected`. (A form another site sent was refused
+ * before, whatever its token: DashboardSessionMiddleware.)
+ */
 export function checkCsrf(req: DashboardRequest, expected: string | undefined): void {
-  if (isCrossSite(req.header('sec-fetch-site')) || !sameToken(req.body?.[CSRF_FIELD], expected))
-    throw new CsrfRejected();
+  if (!sameToken(req.body?.[CSRF_FIELD], expected)) throw new CsrfRejected();
 }
 
 /**
@@ -46,5 +48,5 @@ export const FormSession = createParamDecorator((_data: unknown, context: Execut
 
 /** Forms before sign-in (sign-in, invitation): the field must match the double-submit cookie. */
 export function checkPreSessionCsrf(req: DashboardRequest): void {
-  checkCsrf(req, req.dashboard.cookies.get(CSRF_COOKIE));
+  checkCsrf(req, readCookie(req.dashboard.cookies, CSRF_COOKIE, req.secure));
 }

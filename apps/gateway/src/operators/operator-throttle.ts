@@ -11,6 +11,8 @@ import type { Redis } from 'ioredis';
  *
  * Counting happens in one atomic step per attempt, after the credentials were compared (which is
  * synchronous): concurrent guesses cannot slip past the limit between a check and an increment.
+ * The dashboard's sign-in throttle (dashboard/sign-in-throttle.ts) counts with the same stores,
+ * under counters of its own (device cookies, address and e-mail).
  */
 export interface OperatorThrottleLimits {
   /** How long a window lasts, from the first failure it counts. */
@@ -147,7 +149,8 @@ export class RedisFailureStore implements FailureStore {
 
 /**
  * Redis first; while it cannot be reached, this process's memory, so that operator pages (and the
- * diagnosis of the outage) stay reachable and guessing stays throttled.
+ * diagnosis of the outage) stay reachable and guessing stays throttled. `label` names the throttle
+ * in the warning ("operator sign-in", "dashboard sign-in").
  */
 export class FallbackFailureStore implements FailureStore {
   private lastWarning = -Infinity;
@@ -156,6 +159,7 @@ export class FallbackFailureStore implements FailureStore {
     private readonly primary: FailureStore,
     private readonly fallback: FailureStore,
     private readonly logger: Pick<Logger, 'warn'> = new Logger('operators'),
+    private readonly label = 'operator sign-in',
   ) {}
 
   async attempt(
@@ -171,7 +175,7 @@ export class FallbackFailureStore implements FailureStore {
         this.lastWarning = nowMs;
         const code = (e as NodeJS.ErrnoException).code ?? (e as Error).name;
         this.logger.warn(
-          `operator sign-in throttle: Redis unreachable (${code}); counting in this process meanwhile`,
+          `${this.label} throttle: Redis unreachable (${code}); counting in this process meanwhile`,
         );
       }
       return this.fallback.attempt(counters, failed, nowMs, windowMs);
@@ -180,6 +184,13 @@ export class FallbackFailureStore implements FailureStore {
 }
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/** A store's answer (milliseconds to wait, 0 for none) as a verdict; Retry-After is at least 1 s. */
+export function verdictOf(waitMs: number): ThrottleVerdict {
+  return waitMs > 0
+    ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
+    : { allowed: true };
+}
 
 export class OperatorThrottle {
   constructor(
@@ -202,11 +213,8 @@ export class OperatorThrottle {
     const counters: ThrottleCounter[] = [
       { name: `ip:${addressKey(address)}`, limit: this.limits.perAddress },
     ];
-    if (user !== null) counters.push({ name: `user:${userKey(user)}`, limit: this.limits.perUser });
-    const waitMs = await this.store.attempt(counters, failed, this.now(), this.limits.windowMs);
-    return waitMs > 0
-      ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
-      : { allowed: true };
+    if (user !== null) counters.push({ name: `user:${nameKey(user)}`, limit: this.limits.perUser });
+    return verdictOf(await this.store.attempt(counters, failed, this.now(), this.limits.windowMs));
   }
 }
 
@@ -246,7 +254,10 @@ function expandIPv6(address: string): string[] | null {
   return groups.map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? g.replace(/^0+(?=.)/, '') : g));
 }
 
-/** User names are the caller's text: counted by a digest, so that a key is small and holds no name. */
-function userKey(user: string): string {
-  return createHash('sha256').update(user, 'utf8').digest('hex').slice(0, 32);
+/**
+ * User names (and e-mail addresses) are the caller's text: counted by a digest, so that a key is
+ * small and holds no name.
+ */
+export function nameKey(name: string): string {
+  return createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 32);
 }

@@ -63,10 +63,13 @@ export function passwordProblemText(t: Messages, problem: PasswordProblem): stri
       return t.password.too_short(PASSWORD_MIN_LENGTH);
     case 'too_long':
       return t.password.too_long(PASSWORD_MAX_LENGTH);
-    case 'same_as_email':
-      return t.password.same_as_email;
+    case 'blank':
+    case 'contains_email':
+    case 'repeated':
+    case 'sequence':
+    case 'common':
     case 'mismatch':
-      return t.password.mismatch;
+      return t.password[problem];
   }
 }
 
