@@ -215,6 +215,8 @@ export class CsvFileValidator {
 
   private header(line: string): void {
     if (line === '') return this.reject('EMPTY_FILE', null);
+    // A BOM opening the file is an encoding matter; anywhere else it is a character of a cell
+    // (INVALID_CHARACTER, values/text.ts).
     if (line.charCodeAt(0) === 0xfeff) return this.reject('INVALID_ENCODING', null, { reason: 'bom' });
     if (!line.includes('|')) return this.reject('INVALID_SEPARATOR', 1);
     const cells = line.split('|');

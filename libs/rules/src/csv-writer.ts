@@ -4,7 +4,8 @@ import type { KindTable } from './spec/types';
  * The official file (SERVICE.md §2.5, API.md §3): UTF-8 without BOM, `|` between fields, no
  * quotation marks, CRLF after every line including the last, header in the official order.
  * Cells reach here as they are checked; the file is kept only when no row has an error, so none
- * then holds `|`, a line break or a control character (values/text.ts, INVALID_CHARACTER). Rows
+ * then holds `|`, a line break, a control or invisible character, a lone surrogate or U+FFFD
+ * (values/text.ts, INVALID_CHARACTER): UTF-8 encoding is then lossless. Rows
  * are joined as they come, so that no row array has to outlive its check.
  */
 export class CsvWriter {

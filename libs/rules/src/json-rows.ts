@@ -4,7 +4,7 @@ import type { RowLocator } from './row-checker';
 import type { ColumnSpec, KindTable } from './spec/types';
 import { formatFrDate, parseIsoDate } from './values/dates';
 import { hasValidNirKey } from './values/nir';
-import { hasForbiddenCharacter } from './values/text';
+import { hasForbiddenCharacter, trimWhiteSpace } from './values/text';
 
 /** Normalization rules of SERVICE.md §2.6 / API.md §5 (+ DECLARATION_SPLIT of API.md §2). */
 export const NORMALIZATION_RULES = [
@@ -55,9 +55,12 @@ const ID_SEPARATORS = /[\s.\-/]/g;
  * Turns a structurally checked body into rows of official cells (in column order), applying and
  * logging the normalizations. Nothing here judges a value: a value that cannot be normalized is
  * left as it is, and the row checker reports it. Never corrected: codes, names, dates, SIRET keys.
- * Characters the file cannot hold (values/text.ts: `|`, line breaks, control characters) are never
- * removed from inside a value, so that INVALID_CHARACTER sees them; only white space at either end
- * is trimmed (String.prototype.trim, which takes CR, LF, tab, U+2028 and U+2029 as white space).
+ * Characters the file cannot hold (values/text.ts: `|`, line breaks, control, invisible and format
+ * characters, damaged text) are never removed from a value, so that INVALID_CHARACTER sees them;
+ * only white space at either end is trimmed (trimWhiteSpace: Unicode White_Space, so CR, LF, tab,
+ * U+2028 and U+2029 there go like spaces, and a BOM U+FEFF stays to be refused). NFC removes no
+ * such character either: it only composes a letter with the marks that follow it, and a value that
+ * still starts with a mark after it is refused.
  */
 export class JsonRowMapper {
   private readonly decl: ColumnSpec[] = [];
@@ -169,7 +172,7 @@ export class JsonRowMapper {
         if (this.request.declarant !== 'training_organization') return '';
         // A training organization states the employer's agreement by giving its SIRET (SERVICE.md §2.1).
         const siret = owner.employer_siret;
-        return typeof siret === 'string' && siret.trim() !== '' ? 'OUI' : 'NON';
+        return typeof siret === 'string' && trimWhiteSpace(siret) !== '' ? 'OUI' : 'NON';
       }
     }
     const value = get(owner, keys);
@@ -237,7 +240,7 @@ export class JsonRowMapper {
         out = nfc;
       }
     }
-    const trimmed = out.trim();
+    const trimmed = trimWhiteSpace(out);
     if (trimmed !== out) {
       this.log.add(field, column, 'WHITESPACE_TRIMMED');
       out = trimmed;
@@ -246,8 +249,9 @@ export class JsonRowMapper {
   }
 
   /**
-   * A value holding a forbidden character (a line break, a control character, `|`) keeps it: the
-   * row checker must see it and refuse it (INVALID_CHARACTER), not find a clean NIR or SIRET.
+   * A value holding a forbidden character (a line break, a control or invisible character such as a
+   * BOM, which `\s` matches, `|`) keeps it: the row checker must see it and refuse it
+   * (INVALID_CHARACTER), not find a clean NIR or SIRET.
    */
   private withoutSeparators(value: string, field: () => string, column: string): string {
     const compact = value.replace(ID_SEPARATORS, '');
@@ -261,8 +265,8 @@ export class JsonRowMapper {
     const text = this.text(value, field, column);
     let normalized = text;
     if (list === 'nsf' && /^\d{3}[A-Z]$/.test(text)) normalized = text.toLowerCase();
-    else if (list === 'rs' && /^rs\s*\d+$/i.test(text)) normalized = `RS${text.slice(2).trim()}`;
-    // `\s` matches line breaks too: an RS code holding one is left whole (INVALID_CHARACTER).
+    else if (list === 'rs' && /^rs\s*\d+$/i.test(text)) normalized = `RS${trimWhiteSpace(text.slice(2))}`;
+    // `\s` matches line breaks and U+FEFF too: an RS code holding one is left whole (INVALID_CHARACTER).
     if (normalized === text || hasForbiddenCharacter(text)) return text;
     this.log.add(field, column, 'CODE_NORMALIZED');
     return normalized;

@@ -1,4 +1,5 @@
 import type { IssueCode, RequestErrorCode } from './codes';
+import { codePointName, type CharacterProblem } from './values/text';
 
 /**
  * The one message catalogue (English and French). Templates take only non-personal parameters:
@@ -25,6 +26,9 @@ export interface MessageParams {
   detail?: string;
   /** A key of REASONS: why a value must be empty, or what is wrong with a NIR. */
   reason?: Reason;
+  /** INVALID_CHARACTER: the code point of the character refused (never the value) and why. */
+  code_point?: number;
+  character?: CharacterProblem;
 }
 
 /** Short explanations inserted in some messages; keys, so that messages stay catalogued. */
@@ -127,9 +131,8 @@ const ISSUE_MESSAGES: Catalogue<IssueCode> = {
     fr: (p) => `${p.column} contient ${p.count} valeurs ; entre ${p.min} et ${p.max} sont attendues.`,
   },
   INVALID_CHARACTER: {
-    en: (p) => `${p.column} contains a forbidden character ("|", a line break or another control character).`,
-    fr: (p) =>
-      `${p.column} contient un caractère interdit (« | », un saut de ligne ou un autre caractère de contrôle).`,
+    en: (p) => characterMessage(p, 'en'),
+    fr: (p) => characterMessage(p, 'fr'),
   },
   INVALID_DATE: {
     en: (p) => `${p.column} is not a valid date in the format ${p.expected}.`,
@@ -229,6 +232,66 @@ const ISSUE_MESSAGES: Catalogue<IssueCode> = {
     fr: () => 'Le fichier a un en-tête mais aucune ligne de données.',
   },
 };
+
+/**
+ * INVALID_CHARACTER, by kind of character (values/text.ts): the column, the code point and why the
+ * file cannot hold it. Without a code point (a caller that has none), the general rule.
+ */
+const CHARACTER_MESSAGES: Record<
+  CharacterProblem,
+  { en: (c: string, cp: string) => string; fr: (c: string, cp: string) => string }
+> = {
+  separator: {
+    en: (c, cp) => `${c} contains "|" (${cp}), the field separator of the file.`,
+    fr: (c, cp) => `${c} contient « | » (${cp}), le séparateur des champs du fichier.`,
+  },
+  line_break: {
+    en: (c, cp) => `${c} contains a line break (${cp}), which would split the line.`,
+    fr: (c, cp) => `${c} contient un saut de ligne (${cp}), qui couperait la ligne.`,
+  },
+  control: {
+    en: (c, cp) => `${c} contains ${cp}, a control character the file cannot hold.`,
+    fr: (c, cp) => `${c} contient ${cp}, un caractère de contrôle que le fichier ne peut pas contenir.`,
+  },
+  invisible: {
+    en: (c, cp) => `${c} contains ${cp}, an invisible or format character the file cannot hold.`,
+    fr: (c, cp) =>
+      `${c} contient ${cp}, un caractère invisible ou de mise en forme que le fichier ne peut pas contenir.`,
+  },
+  damaged: {
+    en: (c, cp) =>
+      `${c} contains ${cp}, the replacement character: the text was damaged before it reached ppfile (bytes that were not UTF-8); send the original text.`,
+    fr: (c, cp) =>
+      `${c} contient ${cp}, le caractère de remplacement : le texte a été abîmé avant d'arriver à ppfile (des octets qui n'étaient pas de l'UTF-8) ; envoyez le texte d'origine.`,
+  },
+  surrogate: {
+    en: (c, cp) =>
+      `${c} contains a lone surrogate (${cp}), half of a character: the text was damaged before it reached ppfile; send the original text.`,
+    fr: (c, cp) =>
+      `${c} contient un demi-codet isolé (${cp}), une moitié de caractère : le texte a été abîmé avant d'arriver à ppfile ; envoyez le texte d'origine.`,
+  },
+  noncharacter: {
+    en: (c, cp) => `${c} contains ${cp}, a noncharacter the file cannot hold.`,
+    fr: (c, cp) => `${c} contient ${cp}, un non-caractère que le fichier ne peut pas contenir.`,
+  },
+  private_use: {
+    en: (c, cp) => `${c} contains ${cp}, a private-use character with no agreed meaning.`,
+    fr: (c, cp) => `${c} contient ${cp}, un caractère à usage privé, sans signification convenue.`,
+  },
+  combining_start: {
+    en: (c, cp) => `${c} starts with ${cp}, a combining mark with no letter before it.`,
+    fr: (c, cp) => `${c} commence par ${cp}, un signe combinant sans lettre avant lui.`,
+  },
+};
+
+function characterMessage(p: MessageParams, lang: Lang): string {
+  if (p.code_point !== undefined && p.character !== undefined) {
+    return CHARACTER_MESSAGES[p.character][lang](p.column ?? '', codePointName(p.code_point));
+  }
+  return lang === 'en'
+    ? `${p.column} contains a character the file cannot hold ("|", a line break, a control, invisible or format character, or damaged text).`
+    : `${p.column} contient un caractère que le fichier ne peut pas contenir (« | », un saut de ligne, un caractère de contrôle, invisible ou de mise en forme, ou un texte abîmé).`;
+}
 
 function codeMessage(): { en: Template; fr: Template } {
   return {

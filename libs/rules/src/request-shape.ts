@@ -482,14 +482,17 @@ function maxOf(values: readonly (number | undefined)[]): number | undefined {
   return Math.max(...(values as number[]));
 }
 
+const SPACE = '[^\\S\\ufeff]';
+
 /**
  * An ECMA-262 pattern that matches what the server takes for one of `values` (upper-case codes):
- * any case, any surrounding white space (String.prototype.trim and \s are the same set), and the
- * other characters that upper-case to the letters (UPPER_CASE_FOLDS); `optional`: also blank.
+ * any case, any surrounding white space, and the other characters that upper-case to the letters
+ * (UPPER_CASE_FOLDS); `optional`: also blank. The white space is what trimWhiteSpace removes
+ * (values/text.ts): `\s` but U+FEFF, a BOM being refused wherever it stands.
  */
 export function enumPattern(values: readonly string[], optional: boolean): string {
   const alternatives = values.map(foldedValue).join('|');
-  return `^\\s*(?:${alternatives})${optional ? '?' : ''}\\s*$`;
+  return `^${SPACE}*(?:${alternatives})${optional ? '?' : ''}${SPACE}*$`;
 }
 
 function foldedValue(value: string): string {

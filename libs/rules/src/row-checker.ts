@@ -6,7 +6,7 @@ import type { ColumnSpec, Condition, Declarant, KindTable, SpecVersion } from '.
 import { filingDeadline, formatFrDate, parseFrDate, type DayNumber } from './values/dates';
 import { hasValidNirKey, isProvisionalNir, nirProblem } from './values/nir';
 import { hasValidSiretKey, isSiretFormat } from './values/siret';
-import { charLength, hasForbiddenCharacter, isHttpUrl, looksLikeFormula } from './values/text';
+import { charLength, forbiddenCharacter, isHttpUrl, looksLikeFormula } from './values/text';
 
 export type FormulaPolicy = 'reject' | 'warn' | 'allow';
 
@@ -306,8 +306,12 @@ export class RowChecker {
       this.error('FIELD_NOT_ALLOWED', row, i, loc, { reason });
       return;
     }
-    if (hasForbiddenCharacter(value)) {
-      this.error('INVALID_CHARACTER', row, i, loc);
+    const forbidden = forbiddenCharacter(value);
+    if (forbidden !== null) {
+      this.error('INVALID_CHARACTER', row, i, loc, {
+        code_point: forbidden.codePoint,
+        character: forbidden.problem,
+      });
       return;
     }
     switch (column.type) {

@@ -20,6 +20,7 @@ import {
   type FileType,
   type Issue,
 } from '@ppfile/rules';
+import { hasForbiddenCharacter, trimWhiteSpace } from '@ppfile/rules/values/text';
 import { completeReferences, GOLDEN_CODES } from './support/reference-lists';
 
 const TODAY = 20261122;
@@ -494,6 +495,10 @@ describe.each(KINDS)('valid %s / %s bodies', (type, declarant) => {
   it(`generate → exactly the described rows → validates as a CSV → same bytes again (${RUNS} runs)`, () => {
     fc.assert(
       fc.property(caseArb(type, declarant), (c) => {
+        // The generators make only values the character rule accepts (values/text.ts): a body here
+        // is valid by construction, never skipped.
+        for (const row of c.rows)
+          for (const cell of Object.values(row)) expect(hasForbiddenCharacter(cell)).toBe(false);
         const before = JSON.stringify(c.body);
         const file = generateFile(c.body, { refs, today: TODAY, generationDay: TODAY });
         expect(JSON.stringify(c.body)).toBe(before);
@@ -786,10 +791,10 @@ describe.each(KINDS)(
             const at = where % (value.length + 1);
             const bad = chars.join('');
             target.set(value.slice(0, at) + bad + value.slice(at));
-            // String.prototype.trim takes CR, LF, tab, VT, FF, U+2028 and U+2029 for white space: at
+            // The trim (Unicode White_Space but NEL) takes CR, LF, tab, VT, FF, U+2028 and U+2029: at
             // either end (no other character than white space between them and the end) they go.
-            const atEnd = value.slice(0, at).trim() === '' || value.slice(at).trim() === '';
-            const trimmed = atEnd && bad.trim() === '';
+            const atEnd = trimWhiteSpace(value.slice(0, at)) === '' || trimWhiteSpace(value.slice(at)) === '';
+            const trimmed = atEnd && trimWhiteSpace(bad) === '';
 
             const { file, error } = tryGenerate(body);
             if (trimmed) {
@@ -850,6 +855,135 @@ describe.each(KINDS)(
                 : ['INVALID_CHARACTER'],
             ).toContain(here[0]);
             expect(JSON.stringify(checked)).not.toContain(JSON.stringify(bad).slice(1, -1));
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    });
+  },
+);
+
+// ---- negative property: an invisible, format or damaged character in any string value -----------
+
+/**
+ * The other characters no value may hold (values/text.ts), one of each kind: format (Cf) and other
+ * default-ignorable code points, lone surrogates, U+FFFD, noncharacters, private use. None is white
+ * space: wherever it stands, ends included, the value is refused — never trimmed, never in a file.
+ */
+const invisibleChar: fc.Arbitrary<string> = fc
+  .oneof(
+    fc.constantFrom(0x00ad, 0x034f, 0x061c, 0x115f, 0x1160, 0x180e, 0x3164, 0xfeff, 0xffa0, 0xfffd),
+    fc.integer({ min: 0x200b, max: 0x200f }),
+    fc.integer({ min: 0x202a, max: 0x202e }),
+    fc.integer({ min: 0x2060, max: 0x206f }),
+    fc.integer({ min: 0xfe00, max: 0xfe0f }),
+    fc.integer({ min: 0xe0000, max: 0xe007f }),
+    fc.integer({ min: 0xd800, max: 0xdfff }),
+    fc.integer({ min: 0xfdd0, max: 0xfdef }),
+    fc
+      .integer({ min: 0, max: 0x10 })
+      .chain((plane) => fc.constantFrom(plane * 0x10000 + 0xfffe, plane * 0x10000 + 0xffff)),
+    fc.integer({ min: 0xe000, max: 0xf8ff }),
+    fc.integer({ min: 0xf0000, max: 0x10fffd }),
+  )
+  .map((cp) => String.fromCodePoint(cp));
+const COMBINING_MARKS = ['\u0300', '\u0301', '\u0308', '\u0327', '\u20dd', '\u0903'];
+
+describe.each(KINDS)(
+  '%s / %s: an invisible, format or damaged character in a string value',
+  (type, declarant) => {
+    it(`anywhere, ends included: exactly one INVALID_CHARACTER on that field with its code point, no file (${RUNS} runs)`, () => {
+      fc.assert(
+        fc.property(caseArb(type, declarant), fc.nat(), fc.nat(), invisibleChar, (c, which, where, bad) => {
+          const body = structuredClone(c.body);
+          const targets = allStringTargets(body);
+          const target = targets[which % targets.length]!;
+          const value = target.get();
+          const at = where % (value.length + 1);
+          const changed = value.slice(0, at) + bad + value.slice(at);
+          target.set(changed);
+
+          const { file, error } = tryGenerate(body);
+          expect(file).toBeUndefined();
+          expect(error!.code).toBe('VALIDATION_FAILED');
+          const details = error!.details as { error_count: number; errors: Issue[] };
+          expect(details.errors.map((e) => `${e.row} ${e.column} ${e.field} ${e.code}`)).toEqual([
+            `${target.row} ${target.column} ${target.field} INVALID_CHARACTER`,
+          ]);
+          const name = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+          expect(details.errors[0]!.message).toContain(name);
+          const text = JSON.stringify({ message: error!.message, details });
+          expect(text).not.toContain(JSON.stringify(changed).slice(1, -1));
+          expect(text).not.toContain(bad);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it(`a value that starts with a combining mark: INVALID_CHARACTER, spaces before it or not (${RUNS} runs)`, () => {
+      fc.assert(
+        fc.property(
+          caseArb(type, declarant),
+          fc.nat(),
+          fc.constantFrom(...COMBINING_MARKS),
+          fc.constantFrom('', ' ', '\u00a0 '),
+          (c, which, mark, space) => {
+            const body = structuredClone(c.body);
+            // Text columns: in a code list, a mark before a later element is inside the cell.
+            const targets = textTargets(body);
+            const target = targets[which % targets.length]!;
+            target.set(`${space}${mark}${trimWhiteSpace(target.get())}`);
+            const { file, error } = tryGenerate(body);
+            expect(file).toBeUndefined();
+            const details = error!.details as { errors: Issue[] };
+            expect(details.errors.map((e) => `${e.row} ${e.column} ${e.field} ${e.code}`)).toEqual([
+              `${target.row} ${target.column} ${target.field} INVALID_CHARACTER`,
+            ]);
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    });
+
+    it(`in an uploaded CSV cell: never valid, the cell is named (${RUNS} runs)`, () => {
+      const names = SPEC.tables[type].columns.map((col) => col.name);
+      const declarationLevel = new Set(
+        SPEC.tables[type].columns.filter((col) => col.level === 'declaration').map((col) => col.name),
+      );
+      fc.assert(
+        fc.property(
+          caseArb(type, declarant),
+          fc.nat(),
+          fc.nat(),
+          fc.nat(),
+          // A lone surrogate has no UTF-8 form: a file cannot carry one (its bytes are INVALID_ENCODING).
+          invisibleChar.filter((ch) => !/^[\ud800-\udfff]$/.test(ch)),
+          (c, whichRow, whichCell, where, bad) => {
+            const file = generateFile(c.body, { refs, today: TODAY, generationDay: TODAY });
+            const lines = file.content.toString('utf8').split('\r\n');
+            lines.pop();
+            const r = 1 + (whichRow % (lines.length - 1));
+            const cells = lines[r]!.split('|');
+            const filled = cells.flatMap((cell, i) => (cell === '' ? [] : [i]));
+            const i = filled[whichCell % filled.length]!;
+            const at = where % (cells[i]!.length + 1);
+            cells[i] = cells[i]!.slice(0, at) + bad + cells[i]!.slice(at);
+            lines[r] = cells.join('|');
+            const content = Buffer.from(lines.map((l) => `${l}\r\n`).join(''), 'utf8');
+
+            const checked = validateCsv(content, { type, declarant }, { refs, today: TODAY });
+            expect(checked.valid).toBe(false);
+            expect(checked.file_rejected).toBe(false);
+            const here = checked.errors
+              .filter((e) => e.row === r + 1 && e.column === names[i])
+              .map((e) => e.code);
+            expect(here).toHaveLength(1);
+            expect(
+              declarationLevel.has(names[i]!)
+                ? ['INVALID_CHARACTER', 'INCONSISTENT_DECLARATION']
+                : ['INVALID_CHARACTER'],
+            ).toContain(here[0]);
+            expect(JSON.stringify(checked)).not.toContain(bad);
           },
         ),
         { numRuns: RUNS },
