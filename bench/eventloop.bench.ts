@@ -3,16 +3,20 @@
  * process; a Pro key sends 50,000-holder bodies to POST /v1/declarations/validate, four at a time
  * without pause (more than the plan's 300 a minute allows: the rate limit is scaled up), while
  * another key reads GET /v1/spec every 50 ms. Prints the /v1/spec latency (p50, p99, max) with the
- * rules run inline on the event loop (RULES_THREADS=0) and in the rules threads (default).
+ * rules run inline on the event loop (RULES_THREADS=0) and in the rules threads (default), the
+ * latter also with the bodies sent chunked and gzipped (issue 19: those were parsed on the event loop).
  * Target: /v1/spec p99 < 20 ms with the threads.
  *
  * Needs PostgreSQL and Redis and a built gateway: npm run bench:eventloop
  */
+import { gzipSync } from 'node:zlib';
 import { createPrismaClient, createStores, migrate } from '@ppfile/db';
 import { validBody } from '@ppfile/rules/testing/fixtures';
 import { benchServices, DB_URL, GATEWAY, startProcess, stopProcess } from './support';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+/** How the bodies are sent: with a Content-Length, chunked (no length), or gzipped. */
+type Framing = 'length' | 'chunked' | 'gzip';
 
 function bigBody(): string {
   const b = validBody('adf', 'training_organization', 500) as { declarations: Record<string, unknown>[] };
@@ -40,6 +44,7 @@ async function measure(
   loadKey: string,
   probeKey: string,
   body: Uint8Array,
+  framing: Framing,
 ): Promise<{ p50: number; p99: number; max: number; validations: number }> {
   const base = `http://127.0.0.1:${port}`;
   const until = Date.now() + SECONDS * 1000;
@@ -48,8 +53,22 @@ async function measure(
     while (Date.now() < until) {
       const r = await fetch(`${base}/v1/declarations/validate`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${loadKey}`, 'content-type': 'application/json' },
-        body,
+        headers: {
+          authorization: `Bearer ${loadKey}`,
+          'content-type': 'application/json',
+          ...(framing === 'gzip' ? { 'content-encoding': 'gzip' } : {}),
+        },
+        // A stream has no length: fetch sends it chunked (issue 19: such bodies were parsed inline).
+        body:
+          framing === 'chunked'
+            ? new ReadableStream({
+                start(c) {
+                  c.enqueue(body);
+                  c.close();
+                },
+              })
+            : body,
+        ...(framing === 'chunked' ? { duplex: 'half' } : {}),
       });
       await r.arrayBuffer();
       if (r.status !== 200) throw new Error(`validate answered ${r.status}`);
@@ -83,13 +102,16 @@ async function main(): Promise<void> {
   const env = { ...services.env, RATE_LIMIT_SCALE: '1000' };
   // Encoded once: the client's own work must not be what the probe measures.
   const body = new TextEncoder().encode(bigBody());
+  const gzipped = new Uint8Array(gzipSync(body));
   console.log(
     `ppfile event-loop benchmark — Node ${process.version}, ${SECONDS} s per mode, 4 × 50,000-holder validations in a loop (${(body.length / 1e6).toFixed(1)} MB each), GET /v1/spec every 50 ms`,
   );
   try {
-    for (const [label, threads] of [
-      ['rules inline on the event loop (RULES_THREADS=0)', '0'],
-      ['rules in worker threads (default)', ''],
+    for (const [label, threads, framing] of [
+      ['rules inline on the event loop (RULES_THREADS=0)', '0', 'length'],
+      ['rules in worker threads (default)', '', 'length'],
+      ['rules in worker threads, bodies sent chunked', '', 'chunked'],
+      [`rules in worker threads, bodies gzipped (${(gzipped.length / 1e3).toFixed(0)} KB)`, '', 'gzip'],
     ] as const) {
       const gateway = await startProcess(
         GATEWAY,
@@ -97,7 +119,7 @@ async function main(): Promise<void> {
         /gateway listening/,
       );
       try {
-        const r = await measure(3851, load.key, probe.key, body);
+        const r = await measure(3851, load.key, probe.key, framing === 'gzip' ? gzipped : body, framing);
         console.log(
           `${label.padEnd(52)} /v1/spec p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  max ${r.max.toFixed(1)} ms  (${r.validations} validations)`,
         );

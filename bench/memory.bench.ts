@@ -2,11 +2,13 @@
  * Is the memory of concurrent uploads bounded? (issue "Hostile input and abuse", row 8.) The built
  * gateway in its own process; 8 uploads of 19 MB sent at once to POST /v1/files/validate, three
  * rounds; prints the gateway's peak RSS (sampled from /proc every 20 ms) and how many uploads were
- * answered 503, with the cap off (MAX_INFLIGHT_BYTES = 64 GiB) and at its default (128 MiB).
+ * answered 503, with the cap off (MAX_INFLIGHT_BYTES = 64 GiB) and at its default (128 MiB); then
+ * 30 gzipped JSON bodies inflating to 19 MiB each at once (issue 19: the cap counted the 20 KB sent).
  *
  * Needs PostgreSQL and Redis and a built gateway: npm run bench:memory
  */
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { createPrismaClient, createStores, migrate } from '@ppfile/db';
 import { benchServices, DB_URL, GATEWAY, startProcess, stopProcess } from './support';
 
@@ -75,6 +77,38 @@ async function main(): Promise<void> {
         `${label.padEnd(42)} RSS idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB (+${(peak - idle).toFixed(0)}); ${refused} of ${statuses.length} answered 503`,
       );
     }
+    // Issue 19: 30 gzipped JSON bodies of 19 MiB each (about 20 KB on the wire) at once, default cap.
+    const gateway = await startProcess(GATEWAY, { ...env, PORT: '3862' }, /gateway listening/);
+    const idle = rssMb(gateway.pid!);
+    let peak = idle;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(gateway.pid!))), 20);
+    const bomb = gzipSync(
+      Buffer.concat([Buffer.from('{"type":"adf"'), Buffer.alloc(19 * 1024 * 1024, ' '), Buffer.from('}')]),
+    );
+    let statuses: number[];
+    try {
+      statuses = await Promise.all(
+        Array.from({ length: 30 }, async () => {
+          const r = await fetch('http://127.0.0.1:3862/v1/declarations/validate', {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${key}`,
+              'content-type': 'application/json',
+              'content-encoding': 'gzip',
+            },
+            body: bomb,
+          });
+          await r.arrayBuffer();
+          return r.status;
+        }),
+      );
+    } finally {
+      clearInterval(sampler);
+      await stopProcess(gateway);
+    }
+    console.log(
+      `${`30 gzip bodies (${(bomb.length / 1e3).toFixed(0)} KB → 19 MiB), default cap`.padEnd(42)} RSS idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB (+${(peak - idle).toFixed(0)}); ${statuses.filter((s) => s === 503).length} of 30 answered 503`,
+    );
   } finally {
     await services.close();
   }

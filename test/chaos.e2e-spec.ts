@@ -195,6 +195,7 @@ beforeAll(async () => {
     authCacheSeconds: 0,
     testRowsPerMonth: 1000,
     maxInflightBytes: 128 * 1024 * 1024,
+    body: { timeoutSeconds: 120, minBytesPerSecond: 16 * 1024, graceSeconds: 10 },
     queue: { generateThresholdRows: 20, validateThresholdBytes: 4096, waitSeconds: 60, prefix: 'chaos' },
   };
   workerConfig = {
@@ -212,6 +213,7 @@ beforeAll(async () => {
     sweepIntervalSeconds: 0,
     lockSeconds: 2,
     reconcileIntervalSeconds: 1,
+    operator: null,
     httpPort: 0,
   };
   app = await createGatewayApp(gatewayConfig, { logDestination: suiteLogs });
@@ -304,7 +306,7 @@ it('readiness: /health/ready of the gateway and of a worker turns 503 naming Red
   expect((await request(http).get('/health/live')).status).toBe(200);
   expect((await request(http).get('/health/ready')).body).toEqual({
     status: 'ready',
-    checks: { database: 'up', redis: 'up', storage: 'up' },
+    checks: { database: 'up', redis: 'up', storage: 'up', body_budget: 'up' },
     down: [],
   });
   expect((await workerReady()).status).toBe(200);

@@ -682,7 +682,7 @@ describe.each(['k8s', 'k8s/base', 'k8s/overlays/example'])('kubectl kustomize %s
     }
   });
 
-  it('has Prometheus scrape /metrics of both roles, the gateway with the operator credentials', () => {
+  it('has Prometheus scrape /metrics of both roles, each with the operator credentials', () => {
     const monitors = ofKind(objects, 'ServiceMonitor');
     const servicesOf = (w: K8sObject) =>
       ofKind(objects, 'Service').filter((s) => selects(s.spec!.selector, w.spec!.template!.metadata.labels));
@@ -712,7 +712,7 @@ describe.each(['k8s', 'k8s/base', 'k8s/overlays/example'])('kubectl kustomize %s
     const wk = monitorOf(worker);
     const wkEndpoint = wk.monitor.spec!.endpoints![0]!;
     expect(wkEndpoint.path).toBe('/metrics');
-    expect(wkEndpoint.basicAuth).toBeUndefined();
+    expect(wkEndpoint.basicAuth).toEqual(gwEndpoint.basicAuth);
     const servicePort = wk.service.spec!.ports!.find((p) => p.name === wkEndpoint.port)!;
     expect(portNumber(podSpec(worker).containers[0]!, servicePort.targetPort ?? servicePort.port)).toBe(
       Number(config.data?.WORKER_HTTP_PORT ?? 3001),

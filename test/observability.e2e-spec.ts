@@ -183,8 +183,11 @@ describe('logs and metrics of a gateway and a worker', () => {
     expect(res.text).toContain('nodejs_eventloop_lag_seconds');
   });
 
-  it("/metrics on the worker's port: jobs by name and outcome, their duration, its units", async () => {
-    const res = await fetch(`http://127.0.0.1:${workerPort}/metrics`);
+  it("/metrics on the worker's port needs the operator credentials: jobs by name and outcome, their duration, its units", async () => {
+    const url = `http://127.0.0.1:${workerPort}/metrics`;
+    expect((await fetch(url)).status).toBe(401);
+    expect((await fetch(url, { headers: { Authorization: 'Basic b3BlcmF0b3I6d3Jvbmc=' } })).status).toBe(401);
+    const res = await fetch(url, { headers: { Authorization: OPERATOR } });
     expect(res.status).toBe(200);
     const m = series(await res.text());
     expect(m.get('ppfile_jobs_total{name="generate",outcome="completed"}')).toBe(1);

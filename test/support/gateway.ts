@@ -75,6 +75,7 @@ export async function startGateway(
     authCacheSeconds: 0,
     testRowsPerMonth: 1000,
     maxInflightBytes: 128 * 1024 * 1024,
+    body: { timeoutSeconds: 120, minBytesPerSecond: 16 * 1024, graceSeconds: 10 },
     payloadEncryptionKey: TEST_PAYLOAD_KEY,
     processingLeaseSeconds: 600,
     shutdownGraceSeconds: 5,

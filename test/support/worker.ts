@@ -30,6 +30,7 @@ export function workerConfigFor(gw: Gateway, overrides: Partial<WorkerConfig> = 
     reconcileIntervalSeconds: 0,
     httpPort: 0,
     logLevel: 'info',
+    operator: gw.config.operator,
     ...overrides,
   };
 }

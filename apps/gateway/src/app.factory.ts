@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { Logger, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
@@ -7,11 +8,15 @@ import { createRootLogger, HealthChecks, Metrics, PinoNestLogger, type Clock } f
 import { ObjectStorage } from '@ppfile/storage';
 import { AppModule } from './app.module';
 import { accessLog, expressRoutes, type RouteMatcher } from './common/access-log';
+import { requestIdMiddleware, wellFormedPath } from './common/request-id.middleware';
 import { securityHeaders } from './common/security-headers';
 import type { GatewayConfig } from './config';
 import { mountBullBoard } from './operators/bull-board';
 import { mountMetrics } from './operators/metrics';
 import { operatorAuthFor } from './operators/operator-auth';
+
+/** The request line and headers must have arrived within this (slow headers hold a connection, not memory). */
+const HEADERS_TIMEOUT_MS = 30_000;
 
 export interface GatewayOverrides {
   /** Tests move time by hand. */
@@ -51,7 +56,14 @@ export async function createGatewayApp(
     accessLog({ logger, metrics: app.get(Metrics), routes: () => (routes ??= expressRoutes(express)) }),
   );
   app.use(securityHeaders());
+  // Every answer has its request id, even a refusal before Nest's routing (a broken path).
+  app.use(requestIdMiddleware, wellFormedPath);
   app.enableShutdownHooks();
+  // Node's own backstops behind the body budget's deadline (body-budget.ts): a request whose headers
+  // or body never finish is answered 408 and closed by the server itself (Node's default is 300 s).
+  const server = app.getHttpServer() as Server;
+  server.requestTimeout = (config.body.timeoutSeconds + 10) * 1000;
+  server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, server.requestTimeout);
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
   // A request that met a dependency error: the health checks look and log once what is down.

@@ -11,16 +11,15 @@ import { ApiKeyMiddleware } from './auth/api-key.middleware';
 import { AuthModule } from './auth/auth.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
 import { Draining } from './common/draining';
-import { InflightBytes } from './common/inflight-bytes';
-import { jsonBodyMiddleware } from './common/json-body.middleware';
-import { requestIdMiddleware } from './common/request-id.middleware';
+import { BodyBudget } from './common/body-budget';
+import { jsonBody } from './common/json-body.middleware';
 import { GATEWAY_CONFIG, servicesOf, type GatewayConfig } from './config';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { dashboardFormBody, DashboardSessionMiddleware } from './dashboard/session.middleware';
-import { deferLargeDeclarationBody } from './declarations/deferred-body.middleware';
 import { DeclarationsModule } from './declarations/declarations.module';
+import { DEFERRED_BODY_BYTES } from './declarations/rules-pool';
 import { FilesModule } from './files/files.module';
-import { multipartOnly } from './files/multipart-type.middleware';
+import { uploadBody } from './files/upload-body.middleware';
 import { HealthModule } from './health/health.module';
 import { SpecModule } from './spec/spec.module';
 
@@ -38,7 +37,7 @@ export interface AppModuleOptions {
 export class AppModule implements NestModule {
   constructor(
     private readonly draining: Draining,
-    private readonly inflight: InflightBytes,
+    private readonly bodies: BodyBudget,
   ) {}
 
   static forRoot(config: GatewayConfig, options: AppModuleOptions): DynamicModule {
@@ -62,31 +61,25 @@ export class AppModule implements NestModule {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         Draining,
-        InflightBytes,
+        BodyBudget,
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
       ],
-      exports: [GATEWAY_CONFIG, Draining, InflightBytes],
+      exports: [GATEWAY_CONFIG, Draining, BodyBudget],
     };
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer
-      .apply(requestIdMiddleware, this.draining.middleware)
-      .forRoutes({ path: '*path', method: RequestMethod.ALL });
+    consumer.apply(this.draining.middleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
     // Authenticated first (an unknown caller holds no memory), then counted against the body budget.
     consumer
-      .apply(ApiKeyMiddleware, this.inflight.middleware)
+      .apply(ApiKeyMiddleware, this.bodies.middleware)
       .forRoutes({ path: 'v1/*path', method: RequestMethod.ALL });
+    // Large declaration bodies (by the bytes read, inflated) are parsed in a rules thread, not here.
     consumer
-      .apply(deferLargeDeclarationBody)
+      .apply(jsonBody({ deferAbove: DEFERRED_BODY_BYTES }))
       .forRoutes({ path: 'v1/declarations/validate', method: RequestMethod.POST });
-    consumer
-      .apply(jsonBodyMiddleware)
-      .forRoutes(
-        { path: 'v1/declarations/validate', method: RequestMethod.POST },
-        { path: 'v1/files/generate', method: RequestMethod.POST },
-      );
-    consumer.apply(multipartOnly).forRoutes({ path: 'v1/files/validate', method: RequestMethod.POST });
+    consumer.apply(jsonBody()).forRoutes({ path: 'v1/files/generate', method: RequestMethod.POST });
+    consumer.apply(uploadBody).forRoutes({ path: 'v1/files/validate', method: RequestMethod.POST });
     // The dashboard (API.md §12): its language and session, then its URL-encoded forms; never an API key.
     consumer
       .apply(DashboardSessionMiddleware, dashboardFormBody)

@@ -40,6 +40,14 @@ export interface GatewayConfig {
   rateLimitScale: number;
   /** Request bodies held in memory at once by this gateway (MAX_INFLIGHT_BYTES, 128 MiB). */
   maxInflightBytes: number;
+  /** How fast a request body must arrive (common/body-budget.ts); else 408 and the connection closed. */
+  body: {
+    /** The whole body within this many seconds (BODY_TIMEOUT_SECONDS, 120). */
+    timeoutSeconds: number;
+    /** After the first `graceSeconds` (10), at least this many bytes a second on average (BODY_MIN_BYTES_PER_SECOND, 16 KiB). */
+    minBytesPerSecond: number;
+    graceSeconds: number;
+  };
   /** Worker threads validating large declaration bodies (RULES_THREADS; default: cores − 1, at most 4; 0: inline). */
   rulesThreads?: number;
   /** Rows an organization's test keys may generate in a calendar month (TEST_ROWS_PER_MONTH, API.md §10). */
@@ -95,6 +103,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     testRowsPerMonth: read.int('TEST_ROWS_PER_MONTH', 1000, 0, 10_000_000),
     rulesThreads: env.RULES_THREADS ? read.int('RULES_THREADS', 1, 0, 64) : undefined,
     maxInflightBytes: read.int('MAX_INFLIGHT_BYTES', 128 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024),
+    body: {
+      timeoutSeconds: read.int('BODY_TIMEOUT_SECONDS', 120, 5, 3600),
+      minBytesPerSecond: read.int('BODY_MIN_BYTES_PER_SECOND', 16 * 1024, 0, 1024 * 1024 * 1024),
+      graceSeconds: 10,
+    },
     queue: {
       generateThresholdRows: read.int('GENERATE_QUEUE_THRESHOLD_ROWS', 2000, 0, 1_000_000),
       validateThresholdBytes: read.int(

@@ -19,12 +19,15 @@ export interface WorkerConfig extends ServicesConfig {
   reconcileIntervalSeconds: number;
   /** Port of /health/live and /health/ready (WORKER_HTTP_PORT, 3001; 0: any free port). */
   httpPort: number;
+  /** OPERATOR_USER and OPERATOR_PASSWORD: the HTTP Basic credentials of /metrics; null (both unset) closes it. */
+  operator: { user: string; password: string } | null;
 }
 
 export { ConfigError };
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   const read = new EnvReader(env);
+  const credentials = read.pair('OPERATOR_USER', 'OPERATOR_PASSWORD');
   const config: WorkerConfig = {
     ...read.services(),
     databasePoolMax: read.int('DATABASE_POOL_MAX', 4, 1, 100),
@@ -33,6 +36,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     lockSeconds: read.int('WORKER_LOCK_SECONDS', 60, 1, 3600),
     reconcileIntervalSeconds: read.int('RECONCILE_INTERVAL_SECONDS', 30, 0, 86400),
     httpPort: read.int('WORKER_HTTP_PORT', 3001, 0, 65535),
+    operator: credentials ? { user: credentials[0], password: credentials[1] } : null,
   };
   read.done();
   return config;

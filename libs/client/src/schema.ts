@@ -663,6 +663,7 @@ export interface components {
           | 'FILE_EXPIRED'
           | 'PAYLOAD_TOO_LARGE'
           | 'UNSUPPORTED_MEDIA_TYPE'
+          | 'REQUEST_TIMEOUT'
           | 'RATE_LIMIT_EXCEEDED'
           | 'QUOTA_EXCEEDED'
           | 'SERVICE_UNAVAILABLE'
@@ -750,8 +751,13 @@ export interface components {
         redis: 'up' | 'down';
         /** @enum {string} */
         storage: 'up' | 'down';
+        /**
+         * @description The gateway's memory budget for request bodies: down when a body has been held longer than any answer can take (a leak: restart the process).
+         * @enum {string}
+         */
+        body_budget?: 'up' | 'down';
       };
-      down: ('database' | 'redis' | 'storage')[];
+      down: ('database' | 'redis' | 'storage' | 'body_budget')[];
     };
     Error400: {
       error: {
@@ -792,6 +798,18 @@ export interface components {
       error: {
         /** @enum {string} */
         code: 'NOT_FOUND' | 'FILE_NOT_STORED';
+        /** @description In the language of Accept-Language (en or fr). */
+        message: string;
+        /** @description Empty for these codes. */
+        details: Record<string, never>;
+        /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
+        request_id: string;
+      };
+    };
+    Error408: {
+      error: {
+        /** @enum {string} */
+        code: 'REQUEST_TIMEOUT';
         /** @description In the language of Accept-Language (en or fr). */
         message: string;
         /** @description Empty for these codes. */
@@ -1050,7 +1068,7 @@ export interface operations {
           'application/json': components['schemas']['Error500'];
         };
       };
-      /** @description A dependency (database, queue, storage) is down: nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
+      /** @description A dependency (database, queue, storage) is down, or the gateway's memory for request bodies is in use (MAX_INFLIGHT_BYTES, one organization at most half of it): nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
       503: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1144,7 +1162,7 @@ export interface operations {
           'application/json': components['schemas']['Error500'];
         };
       };
-      /** @description A dependency (database, queue, storage) is down: nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
+      /** @description A dependency (database, queue, storage) is down, or the gateway's memory for request bodies is in use (MAX_INFLIGHT_BYTES, one organization at most half of it): nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
       503: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1263,7 +1281,7 @@ export interface operations {
           'application/json': components['schemas']['Error500'];
         };
       };
-      /** @description A dependency (database, queue, storage) is down: nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
+      /** @description A dependency (database, queue, storage) is down, or the gateway's memory for request bodies is in use (MAX_INFLIGHT_BYTES, one organization at most half of it): nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
       503: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1331,7 +1349,20 @@ export interface operations {
           'application/json': components['schemas']['Error401'];
         };
       };
-      /** @description Body over 20 MB, or more rows than the key may send in one request (`details.limit`). Codes: LINE_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE. */
+      /** @description The body did not arrive in time (BODY_TIMEOUT_SECONDS, or slower than BODY_MIN_BYTES_PER_SECOND after the first 10 s): nothing was counted; the connection is closed. Codes: REQUEST_TIMEOUT. */
+      408: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error408'];
+        };
+      };
+      /** @description Body over 20 MB (once inflated, for a compressed one), or more rows than the key may send in one request (`details.limit`). Codes: LINE_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE. */
       413: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1344,7 +1375,7 @@ export interface operations {
           'application/json': components['schemas']['Error413'];
         };
       };
-      /** @description Wrong Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+      /** @description Wrong Content-Type (or charset), or a Content-Encoding that is not taken (JSON: gzip, deflate, br; uploads: none). Codes: UNSUPPORTED_MEDIA_TYPE. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1384,7 +1415,7 @@ export interface operations {
           'application/json': components['schemas']['Error500'];
         };
       };
-      /** @description A dependency (database, queue, storage) is down: nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
+      /** @description A dependency (database, queue, storage) is down, or the gateway's memory for request bodies is in use (MAX_INFLIGHT_BYTES, one organization at most half of it): nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
       503: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1475,6 +1506,19 @@ export interface operations {
           'application/json': components['schemas']['Error401'];
         };
       };
+      /** @description The body did not arrive in time (BODY_TIMEOUT_SECONDS, or slower than BODY_MIN_BYTES_PER_SECOND after the first 10 s): nothing was counted; the connection is closed. Codes: REQUEST_TIMEOUT. */
+      408: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error408'];
+        };
+      };
       /** @description Idempotency-Key reused with another body or still running, or a file not available yet. Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_IN_PROGRESS. */
       409: {
         headers: {
@@ -1489,7 +1533,7 @@ export interface operations {
           'application/json': components['schemas']['Error409Idempotency'];
         };
       };
-      /** @description Body over 20 MB, or more rows than the key may send in one request (`details.limit`). Codes: LINE_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE. */
+      /** @description Body over 20 MB (once inflated, for a compressed one), or more rows than the key may send in one request (`details.limit`). Codes: LINE_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE. */
       413: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1502,7 +1546,7 @@ export interface operations {
           'application/json': components['schemas']['Error413'];
         };
       };
-      /** @description Wrong Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+      /** @description Wrong Content-Type (or charset), or a Content-Encoding that is not taken (JSON: gzip, deflate, br; uploads: none). Codes: UNSUPPORTED_MEDIA_TYPE. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1555,7 +1599,7 @@ export interface operations {
           'application/json': components['schemas']['Error500'];
         };
       };
-      /** @description A dependency (database, queue, storage) is down: nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
+      /** @description A dependency (database, queue, storage) is down, or the gateway's memory for request bodies is in use (MAX_INFLIGHT_BYTES, one organization at most half of it): nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
       503: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1643,7 +1687,20 @@ export interface operations {
           'application/json': components['schemas']['Error401'];
         };
       };
-      /** @description Body over 20 MB, or more rows than the key may send in one request (`details.limit`). Codes: LINE_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE. */
+      /** @description The body did not arrive in time (BODY_TIMEOUT_SECONDS, or slower than BODY_MIN_BYTES_PER_SECOND after the first 10 s): nothing was counted; the connection is closed. Codes: REQUEST_TIMEOUT. */
+      408: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error408'];
+        };
+      };
+      /** @description Body over 20 MB (once inflated, for a compressed one), or more rows than the key may send in one request (`details.limit`). Codes: LINE_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE. */
       413: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1656,7 +1713,7 @@ export interface operations {
           'application/json': components['schemas']['Error413'];
         };
       };
-      /** @description Wrong Content-Type. Codes: UNSUPPORTED_MEDIA_TYPE. */
+      /** @description Wrong Content-Type (or charset), or a Content-Encoding that is not taken (JSON: gzip, deflate, br; uploads: none). Codes: UNSUPPORTED_MEDIA_TYPE. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1696,7 +1753,7 @@ export interface operations {
           'application/json': components['schemas']['Error500'];
         };
       };
-      /** @description A dependency (database, queue, storage) is down: nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
+      /** @description A dependency (database, queue, storage) is down, or the gateway's memory for request bodies is in use (MAX_INFLIGHT_BYTES, one organization at most half of it): nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
       503: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1735,6 +1792,19 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['FileMetadata'];
+        };
+      };
+      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error400'];
         };
       };
       /** @description No `Authorization: Bearer` key, or an unknown, malformed or revoked one. Codes: MISSING_API_KEY, INVALID_API_KEY. */
@@ -1790,7 +1860,7 @@ export interface operations {
           'application/json': components['schemas']['Error500'];
         };
       };
-      /** @description A dependency (database, queue, storage) is down: nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
+      /** @description A dependency (database, queue, storage) is down, or the gateway's memory for request bodies is in use (MAX_INFLIGHT_BYTES, one organization at most half of it): nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
       503: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1847,6 +1917,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error400'];
+        };
       };
       /** @description No `Authorization: Bearer` key, or an unknown, malformed or revoked one. Codes: MISSING_API_KEY, INVALID_API_KEY. */
       401: {
@@ -1928,7 +2011,7 @@ export interface operations {
           'application/json': components['schemas']['Error500'];
         };
       };
-      /** @description A dependency (database, queue, storage) is down: nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
+      /** @description A dependency (database, queue, storage) is down, or the gateway's memory for request bodies is in use (MAX_INFLIGHT_BYTES, one organization at most half of it): nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
       503: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];

@@ -71,9 +71,18 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   },
   413: {
     name: 'PayloadTooLarge',
-    description: `Body over ${LIMITS.maxBytes / 1024 / 1024} MB, or more rows than the key may send in one request (\`details.limit\`).`,
+    description: `Body over ${LIMITS.maxBytes / 1024 / 1024} MB (once inflated, for a compressed one), or more rows than the key may send in one request (\`details.limit\`).`,
   },
-  415: { name: 'UnsupportedMediaType', description: 'Wrong Content-Type.' },
+  408: {
+    name: 'RequestTimeout',
+    description:
+      'The body did not arrive in time (BODY_TIMEOUT_SECONDS, or slower than BODY_MIN_BYTES_PER_SECOND after the first 10 s): nothing was counted; the connection is closed.',
+  },
+  415: {
+    name: 'UnsupportedMediaType',
+    description:
+      'Wrong Content-Type (or charset), or a Content-Encoding that is not taken (JSON: gzip, deflate, br; uploads: none).',
+  },
   422: {
     name: 'ValidationFailed',
     description:
@@ -91,7 +100,7 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   503: {
     name: 'ServiceUnavailable',
     description:
-      'A dependency (database, queue, storage) is down: nothing was counted, no file kept. Retry after `Retry-After` seconds.',
+      "A dependency (database, queue, storage) is down, or the gateway's memory for request bodies is in use (MAX_INFLIGHT_BYTES, one organization at most half of it): nothing was counted, no file kept. Retry after `Retry-After` seconds.",
   },
 };
 
@@ -412,12 +421,24 @@ function schemas(): Record<string, Schema | Record<string, unknown>> {
     Live: object({ status: { type: 'string', enum: ['ok'] } }),
     Readiness: object({
       status: { type: 'string', enum: ['ready', 'unavailable'] },
-      checks: object({
-        database: { type: 'string', enum: ['up', 'down'] },
-        redis: { type: 'string', enum: ['up', 'down'] },
-        storage: { type: 'string', enum: ['up', 'down'] },
-      }),
-      down: { type: 'array', items: { type: 'string', enum: ['database', 'redis', 'storage'] } },
+      checks: object(
+        {
+          database: { type: 'string', enum: ['up', 'down'] },
+          redis: { type: 'string', enum: ['up', 'down'] },
+          storage: { type: 'string', enum: ['up', 'down'] },
+          body_budget: {
+            type: 'string',
+            enum: ['up', 'down'],
+            description:
+              "The gateway's memory budget for request bodies: down when a body has been held longer than any answer can take (a leak: restart the process).",
+          },
+        },
+        ['database', 'redis', 'storage'],
+      ),
+      down: {
+        type: 'array',
+        items: { type: 'string', enum: ['database', 'redis', 'storage', 'body_budget'] },
+      },
     }),
     ...Object.fromEntries(Object.keys(ERROR_RESPONSES).map((s) => [`Error${s}`, errorSchema(Number(s))])),
     ...Object.fromEntries(
@@ -653,7 +674,7 @@ function operations(): Record<string, Record<string, Operation>> {
         requestBody: body,
         responses: {
           '200': ok('The validation result (valid or not).', schemaRef('DeclarationValidationResponse')),
-          ...errors([400, 413, 415, ...COMMON_ERRORS]),
+          ...errors([400, 408, 413, 415, ...COMMON_ERRORS]),
         },
       },
     },
@@ -698,7 +719,7 @@ function operations(): Record<string, Record<string, Operation>> {
             ),
             content: json(schemaRef('GenerateAccepted')),
           },
-          ...errors([400, 409, 413, 415, 422, ...COMMON_ERRORS], { 409: 'Error409Idempotency' }),
+          ...errors([400, 408, 409, 413, 415, 422, ...COMMON_ERRORS], { 409: 'Error409Idempotency' }),
         },
       },
     },
@@ -740,7 +761,7 @@ function operations(): Record<string, Record<string, Operation>> {
         },
         responses: {
           '200': ok('The validation result.', schemaRef('FileValidationResponse')),
-          ...errors([400, 413, 415, ...COMMON_ERRORS]),
+          ...errors([400, 408, 413, 415, ...COMMON_ERRORS]),
         },
       },
     },
@@ -755,7 +776,7 @@ function operations(): Record<string, Record<string, Operation>> {
         parameters: [fileId],
         responses: {
           '200': ok('The file.', schemaRef('FileMetadata')),
-          ...errors([404, ...COMMON_ERRORS], { 404: 'Error404NotFound' }),
+          ...errors([400, 404, ...COMMON_ERRORS], { 404: 'Error404NotFound' }),
         },
       },
     },
@@ -787,7 +808,7 @@ function operations(): Record<string, Record<string, Operation>> {
             description: 'Not modified: the copy of `If-None-Match` is this file.',
             headers: responseHeaders(true, 304, ['ETag']),
           },
-          ...errors([404, 409, 410, ...COMMON_ERRORS], { 409: 'Error409FileNotAvailable' }),
+          ...errors([400, 404, 409, 410, ...COMMON_ERRORS], { 409: 'Error409FileNotAvailable' }),
         },
       },
     },

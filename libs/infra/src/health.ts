@@ -4,12 +4,20 @@ import type { ObjectStorage } from '@ppfile/storage';
 import type { DependencyLog, DependencyName } from './observability/dependency-log';
 
 export type Dependency = 'database' | 'redis' | 'storage';
+/** What a process checks of itself besides its dependencies (the gateway's body budget). */
+export type LocalCheck = 'body_budget';
 
 export interface Readiness {
   ready: boolean;
-  checks: Record<Dependency, 'up' | 'down'>;
-  /** The dependencies that did not answer in time. */
-  down: Dependency[];
+  checks: Record<Dependency, 'up' | 'down'> & Partial<Record<LocalCheck, 'up' | 'down'>>;
+  /** The dependencies that did not answer in time, and the local checks that failed. */
+  down: (Dependency | LocalCheck)[];
+}
+
+/** A readiness with a local check of the process added. */
+export function withLocalCheck(r: Readiness, name: LocalCheck, up: boolean): Readiness {
+  const down = up ? r.down : [...r.down, name];
+  return { ready: down.length === 0, checks: { ...r.checks, [name]: up ? 'up' : 'down' }, down };
 }
 
 /** How long each dependency has to answer a readiness check. */
@@ -86,7 +94,7 @@ export class HealthChecks {
 export function readinessAnswer(r: Readiness): {
   status: 200 | 503;
   headers: Record<string, string>;
-  body: { status: 'ready' | 'unavailable'; checks: Readiness['checks']; down: Dependency[] };
+  body: { status: 'ready' | 'unavailable'; checks: Readiness['checks']; down: Readiness['down'] };
 } {
   return {
     status: r.ready ? 200 : 503,

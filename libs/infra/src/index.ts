@@ -3,6 +3,7 @@
  * the validated configuration, the queue, the file lifecycle, the Redis policy, and which errors
  * mean a dependency is down.
  */
+export * from './basic-auth';
 export * from './clock';
 export * from './dependency-errors';
 export * from './health';

@@ -375,8 +375,20 @@ const REQUEST_MESSAGES: Catalogue<RequestErrorCode> = {
     fr: (p) => `Le corps de la requête ou le fichier dépasse ${p.limit} octets.`,
   },
   UNSUPPORTED_MEDIA_TYPE: {
-    en: (p) => `Content-Type must be ${p.expected}.`,
-    fr: (p) => `Le Content-Type doit être ${p.expected}.`,
+    en: (p) =>
+      p.detail === 'content-encoding'
+        ? `Content-Encoding must be one of: ${p.expected}.`
+        : `Content-Type must be ${p.expected}.`,
+    fr: (p) =>
+      p.detail === 'content-encoding'
+        ? `Le Content-Encoding doit être l'un de : ${p.expected}.`
+        : `Le Content-Type doit être ${p.expected}.`,
+  },
+  REQUEST_TIMEOUT: {
+    en: (p) =>
+      `The request body did not arrive in time: within ${p.limit} s, and at ${p.count} bytes a second at least after the first seconds. Nothing was counted.`,
+    fr: (p) =>
+      `Le corps de la requête n'est pas arrivé à temps : en ${p.limit} s au plus, et à ${p.count} octets par seconde au moins après les premières secondes. Rien n'a été compté.`,
   },
   RATE_LIMIT_EXCEEDED: {
     en: (p) => `Too many requests: at most ${p.limit} a minute; retry in ${p.count} s.`,
@@ -393,9 +405,14 @@ const REQUEST_MESSAGES: Catalogue<RequestErrorCode> = {
         : `Le quota mensuel de ${p.limit} unités serait dépassé (${p.count} demandées) ; rien n'a été compté.`,
   },
   SERVICE_UNAVAILABLE: {
-    en: () => 'A dependency of the service is unavailable; nothing was counted or kept. Retry later.',
-    fr: () =>
-      "Une dépendance du service est indisponible ; rien n'a été compté ni conservé. Réessayez plus tard.",
+    en: (p) =>
+      p.detail === 'busy'
+        ? 'The gateway holds as many request bodies as its memory allows; nothing was counted or kept. Retry after Retry-After seconds.'
+        : 'A dependency of the service is unavailable; nothing was counted or kept. Retry later.',
+    fr: (p) =>
+      p.detail === 'busy'
+        ? "La passerelle tient déjà autant de corps de requête que sa mémoire le permet ; rien n'a été compté ni conservé. Réessayez après Retry-After secondes."
+        : "Une dépendance du service est indisponible ; rien n'a été compté ni conservé. Réessayez plus tard.",
   },
   INTERNAL_ERROR: {
     en: () => 'An unexpected error occurred; nothing was counted or kept.',
@@ -438,6 +455,25 @@ export const FIELD_PROBLEMS = {
   too_deep: {
     en: 'is nested too deeply; maximum nesting depth of objects and arrays:',
     fr: "est imbriqué trop profondément ; profondeur maximale d'imbrication des objets et tableaux :",
+  },
+  /** A request path whose percent-encoding does not decode to UTF-8 (`%E0%A4%A`). */
+  percent_encoding: {
+    en: 'holds a broken percent-encoding (a % not followed by two hex digits, or bytes that are not UTF-8)',
+    fr: "contient un encodage-pourcent invalide (un % non suivi de deux chiffres hexadécimaux, ou des octets qui ne sont pas de l'UTF-8)",
+  },
+  /** The parts of a multipart/form-data upload (POST /v1/files/validate). */
+  multipart_unreadable: {
+    en: 'is not a readable multipart/form-data body (boundary, part headers or end of form)',
+    fr: "n'est pas un corps multipart/form-data lisible (délimiteur, en-têtes de partie ou fin du formulaire)",
+  },
+  multipart_too_long: { en: 'is too long (at most 1,024 bytes)', fr: 'est trop long (1 024 octets au plus)' },
+  multipart_too_many: {
+    en: 'too many parts: one file and at most 10 fields',
+    fr: 'trop de parties : un fichier et 10 champs au plus',
+  },
+  multipart_second_file: {
+    en: 'only one file is taken, in the field "file"',
+    fr: 'un seul fichier est accepté, dans le champ « file »',
   },
 } as const;
 export type FieldProblem = keyof typeof FIELD_PROBLEMS;

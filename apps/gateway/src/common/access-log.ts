@@ -24,6 +24,14 @@ export function accessLog(options: { logger: RootLogger; metrics: Metrics; route
     const started = process.hrtime.bigint();
     const path = req.path;
     res.once('close', () => {
+      // After the answer: nothing here may throw (an exception in an event listener ends the process).
+      try {
+        write();
+      } catch (e) {
+        logger.warn({ type: 'access', err_name: (e as Error)?.name }, 'access line not written');
+      }
+    });
+    const write = (): void => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const r = req as GatewayRequest;
       const route = routeOf(req, path, options.routes());
@@ -46,7 +54,7 @@ export function accessLog(options: { logger: RootLogger; metrics: Metrics; route
         },
         'request',
       );
-    });
+    };
     next();
   };
 }
@@ -78,7 +86,18 @@ export function expressRoutes(expressApp: unknown): RouteMatcher[] {
       continue;
     const template = l.route.path;
     const match = l.match.bind(l);
-    out.push({ template, matches: (p) => match(p) });
+    // Matching decodes the path's parameters: broken percent-encoding (`%E0%A4%A`) throws URIError.
+    // Such a path was answered 400 by the router; here it matches no template.
+    out.push({
+      template,
+      matches: (p) => {
+        try {
+          return match(p);
+        } catch {
+          return false;
+        }
+      },
+    });
   }
   return out;
 }

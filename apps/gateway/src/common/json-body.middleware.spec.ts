@@ -1,8 +1,13 @@
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import express, { type NextFunction, type Response } from 'express';
 import request from 'supertest';
 import { FIELD_PROBLEMS, pickLang, requestErrorMessage } from '@ppfile/rules';
-import { jsonBodyMiddleware, MAX_JSON_DEPTH, tooDeepPath } from './json-body.middleware';
+import { jsonBody, MAX_JSON_DEPTH, tooDeepPath } from './json-body.middleware';
 import type { GatewayRequest } from './request-context';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** A tiny app: what requestIdMiddleware sets, the middleware under test, and a handler that echoes what it got. */
 function app() {
@@ -13,7 +18,7 @@ function app() {
     r.lang = pickLang(req.header('accept-language'));
     next();
   });
-  a.post('/v1/files/generate', jsonBodyMiddleware as express.RequestHandler, (req, res) => {
+  a.post('/v1/files/generate', jsonBody() as express.RequestHandler, (req, res) => {
     res
       .status(200)
       .json({ reached: true, type: typeof req.body, bytes: (req as GatewayRequest).rawBody?.length });
@@ -73,7 +78,7 @@ function expectTooDeep(res: request.Response, field: string, lang: 'en' | 'fr' =
   });
 }
 
-describe('jsonBodyMiddleware: nesting depth', () => {
+describe('jsonBody: nesting depth', () => {
   it('is bounded at 32 levels', () => {
     expect(MAX_JSON_DEPTH).toBe(32);
   });
@@ -121,6 +126,87 @@ describe('jsonBodyMiddleware: nesting depth', () => {
 
   it('answers in French with Accept-Language: fr', async () => {
     expectTooDeep(await post(nestedArrays(40), 'fr-FR'), '[0]'.repeat(32), 'fr');
+  });
+});
+
+describe('jsonBody: decided by the bytes read (issue 19: chunked and gzipped bodies were parsed on the event loop)', () => {
+  let server: Server;
+  let port = 0;
+  beforeAll(async () => {
+    const a = express();
+    a.use((req, _res: Response, next: NextFunction) => {
+      (req as GatewayRequest).requestId = 'req_test';
+      (req as GatewayRequest).lang = 'en';
+      next();
+    });
+    a.post('/v', jsonBody({ deferAbove: 1000 }) as express.RequestHandler, (req, res) => {
+      const r = req as GatewayRequest;
+      res.status(200).json({ deferred: r.deferredJson === true, bytes: r.rawBody?.length, parsed: req.body });
+    });
+    server = a.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise((r) => server.close(r)));
+
+  /** Sends exactly these bytes and headers (no client serialization); `chunked`: no Content-Length. */
+  function send(body: Buffer | string, headers: Record<string, string>, chunked = false) {
+    return new Promise<{ status: number; body: Json }>((resolve, reject) => {
+      const bytes = Buffer.from(body);
+      const req = httpRequest(
+        {
+          port,
+          host: '127.0.0.1',
+          method: 'POST',
+          path: '/v',
+          headers: chunked ? headers : { ...headers, 'content-length': String(bytes.length) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        },
+      );
+      req.on('error', reject);
+      if (chunked) {
+        req.write(bytes.subarray(0, 10));
+        req.write(bytes.subarray(10));
+      } else req.write(bytes);
+      req.end();
+    });
+  }
+  const JSON_TYPE = { 'content-type': 'application/json' };
+  const big = JSON.stringify({ pad: 'x'.repeat(5000) });
+
+  it('defers a large body sent with Content-Length, chunked (no length), or gzipped to a few bytes', async () => {
+    expect((await send(big, JSON_TYPE)).body).toEqual({ deferred: true, bytes: big.length });
+    expect((await send(big, JSON_TYPE, true)).body).toEqual({ deferred: true, bytes: big.length });
+    const zipped = gzipSync(big);
+    expect(zipped.length).toBeLessThan(1000);
+    const gz = await send(zipped, { ...JSON_TYPE, 'content-encoding': 'gzip' });
+    expect(gz.body).toEqual({ deferred: true, bytes: big.length });
+    const gzChunked = await send(zipped, { ...JSON_TYPE, 'content-encoding': 'gzip' }, true);
+    expect(gzChunked.body).toEqual({ deferred: true, bytes: big.length });
+  });
+
+  it('parses a small body here, gzipped or not; strips a leading byte-order mark; refuses other charsets (415)', async () => {
+    const small = await send(gzipSync('{"a":1}'), { ...JSON_TYPE, 'content-encoding': 'gzip' });
+    expect(small.body).toEqual({ deferred: false, bytes: 7, parsed: { a: 1 } });
+    const bom = await send('\ufeff{"a":2}', { 'content-type': 'application/json; charset=UTF-8' });
+    expect(bom.body.parsed).toEqual({ a: 2 });
+    const latin = await send('{"a":3}', { 'content-type': 'application/json; charset=latin1' });
+    expect(latin.status).toBe(415);
+    expect(latin.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('turns bytes that are not UTF-8 into U+FFFD (which the rules refuse in any value), never into another letter', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"n":"DU'),
+      Buffer.from([0xc0, 0xaf, 0xed, 0xa0, 0x80, 0xe9]),
+      Buffer.from('PONT"}'),
+    ]);
+    const res = await send(bytes, JSON_TYPE);
+    expect(res.body.parsed.n).toMatch(/^DU\ufffd+PONT$/);
   });
 });
 

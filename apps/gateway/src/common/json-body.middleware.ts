@@ -1,7 +1,8 @@
-import { json, type NextFunction, type Response } from 'express';
+import { raw, type NextFunction, type Response } from 'express';
 import { ApiError } from '@ppfile/contract';
 import { CURRENT_LIMITS, FIELD_PROBLEMS, type RequestErrorCode } from '@ppfile/rules';
 import { sendApiError } from './api-exception.filter';
+import { jsonText } from './json-text';
 import type { GatewayRequest } from './request-context';
 
 export const MAX_BODY_BYTES = CURRENT_LIMITS.maxBytes;
@@ -16,41 +17,69 @@ export const MAX_JSON_DEPTH = 32;
 /** The path of a too-deep value is cut there (whole segments), and a key at KEY_CHARS characters. */
 const PATH_CHARS = 200;
 const KEY_CHARS = 40;
-
-const parse = json({
-  limit: MAX_BODY_BYTES,
-  type: () => true,
-  strict: false,
-  verify: (req, _res, buf) => {
-    (req as GatewayRequest).rawBody = buf;
-  },
-});
+/** Content-Encoding a JSON body may have (inflated by the body reader, at most MAX_BODY_BYTES inflated). */
+export const JSON_CONTENT_ENCODINGS = ['identity', 'gzip', 'deflate', 'br'] as const;
 
 /**
- * JSON bodies of POST endpoints: Content-Type application/json (else 415), at most 20 MB (else
- * 413), valid JSON (else 400 INVALID_JSON), nested at most MAX_JSON_DEPTH levels (else 400
- * INVALID_REQUEST naming the first value too deep in details.fields). Errors are written here, in
- * the API's shape, because they happen before Nest's routing and filters.
+ * The body's bytes, inflated when it is compressed. The 20 MB limit counts the inflated bytes (a
+ * 20 KB gzip bomb stops at 20 MB), and the body budget held 20 MB for it (body-budget.ts).
  */
-export function jsonBodyMiddleware(req: GatewayRequest, res: Response, next: NextFunction): void {
-  if (req.method !== 'POST') return next();
-  const type = (req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json') return fail(req, res, 'UNSUPPORTED_MEDIA_TYPE');
-  parse(req, res, (err?: unknown) => {
-    if (!err) {
+const readBytes = raw({ limit: MAX_BODY_BYTES, type: () => true, inflate: true });
+
+/**
+ * JSON bodies of POST endpoints: Content-Type application/json with no charset or UTF-8 (else 415),
+ * Content-Encoding one of JSON_CONTENT_ENCODINGS (else 415), at most 20 MB once inflated (else 413),
+ * valid JSON (else 400 INVALID_JSON), nested at most MAX_JSON_DEPTH levels (else 400 INVALID_REQUEST
+ * naming the first value too deep in details.fields). Errors are written here, in the API's shape,
+ * because they happen before Nest's routing and filters.
+ *
+ * `deferAbove`: a body of more bytes than this — the bytes actually read and inflated, not what a
+ * header announced (issue 19: a chunked or gzipped 50,000-row body was parsed on the event loop) —
+ * is not parsed here: `req.deferredJson` is set and a rules thread parses it (RulesPool).
+ */
+export function jsonBody(options: { deferAbove?: number } = {}) {
+  return (req: GatewayRequest, res: Response, next: NextFunction): void => {
+    if (req.method !== 'POST') return next();
+    const [type, ...parameters] = (req.header('content-type') ?? '').split(';');
+    if (type!.trim().toLowerCase() !== 'application/json') return fail(req, res, 'UNSUPPORTED_MEDIA_TYPE');
+    const charset = parameters
+      .map((p) => p.trim().toLowerCase())
+      .find((p) => p.startsWith('charset='))
+      ?.slice('charset='.length)
+      .replace(/^"|"$/g, '');
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+      return fail(req, res, 'UNSUPPORTED_MEDIA_TYPE');
+    readBytes(req, res, (err?: unknown) => {
+      if (err) {
+        const e = err as { type?: string; status?: number };
+        if (e.type === 'entity.too.large' || e.status === 413) return fail(req, res, 'PAYLOAD_TOO_LARGE');
+        if (e.type === 'encoding.unsupported')
+          return fail(req, res, 'UNSUPPORTED_MEDIA_TYPE', undefined, true);
+        // Aborted by the client, a broken chunked or compressed stream: the body cannot be read.
+        return fail(req, res, 'INVALID_JSON');
+      }
+      const bytes: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      req.rawBody = bytes;
+      req.body = undefined;
+      if (options.deferAbove !== undefined && bytes.length > options.deferAbove) {
+        req.deferredJson = true;
+        return next();
+      }
+      const text = jsonText(bytes);
+      try {
+        // An empty body is an empty object (its fields are then reported missing), as before.
+        req.body = text === '' ? {} : (JSON.parse(text) as unknown);
+      } catch {
+        return fail(req, res, 'INVALID_JSON');
+      }
       const deep = tooDeepPath(req.body);
       if (deep === null) return next();
       const fields = [
         { field: deep, message: `${FIELD_PROBLEMS.too_deep[req.lang ?? 'en']} ${MAX_JSON_DEPTH}` },
       ];
       return fail(req, res, 'INVALID_REQUEST', { fields, field_count: fields.length });
-    }
-    const e = err as { type?: string; status?: number };
-    if (e.type === 'entity.too.large' || e.status === 413) return fail(req, res, 'PAYLOAD_TOO_LARGE');
-    if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported')
-      return fail(req, res, 'UNSUPPORTED_MEDIA_TYPE');
-    return fail(req, res, 'INVALID_JSON');
-  });
+    });
+  };
 }
 
 function fail(
@@ -58,10 +87,14 @@ function fail(
   res: Response,
   code: RequestErrorCode,
   details?: { fields: unknown[]; field_count: number },
+  encoding = false,
 ): void {
-  const params = { limit: MAX_BODY_BYTES, expected: 'application/json', count: details?.field_count };
+  const params = encoding
+    ? { detail: 'content-encoding', expected: JSON_CONTENT_ENCODINGS.join(', ') }
+    : { limit: MAX_BODY_BYTES, expected: 'application/json', count: details?.field_count };
   // The rest of the body is not read: close the connection rather than wait for it.
-  const headers: Record<string, string> = code === 'PAYLOAD_TOO_LARGE' ? { Connection: 'close' } : {};
+  const headers: Record<string, string> =
+    code === 'PAYLOAD_TOO_LARGE' || encoding ? { Connection: 'close' } : {};
   // Through the one error writer, so the refusal reaches the access line and the refusals metric.
   sendApiError(req, res, new ApiError(code, params, details ?? {}, headers));
 }

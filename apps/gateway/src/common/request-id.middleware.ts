@@ -1,6 +1,7 @@
 import type { NextFunction, Response } from 'express';
-import { newRequestId } from '@ppfile/contract';
-import { pickLang } from '@ppfile/rules';
+import { ApiError, newRequestId } from '@ppfile/contract';
+import { FIELD_PROBLEMS, pickLang } from '@ppfile/rules';
+import { sendApiError } from './api-exception.filter';
 import type { GatewayRequest } from './request-context';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -11,5 +12,21 @@ export function requestIdMiddleware(req: GatewayRequest, res: Response, next: Ne
   req.requestId = incoming && SAFE_ID.test(incoming) ? incoming : newRequestId();
   req.lang = pickLang(req.header('accept-language'));
   res.setHeader('X-Request-Id', req.requestId);
+  next();
+}
+
+/**
+ * A path whose percent-encoding is broken (`/v1/files/%E0%A4%A`) is refused here, before a router
+ * decodes it: 400 INVALID_REQUEST naming the path, with a request id, like any other refusal
+ * (issue 19: matching such a path again after the answer threw, and ended the process).
+ */
+export function wellFormedPath(req: GatewayRequest, res: Response, next: NextFunction): void {
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    const fields = [{ field: '(path)', message: FIELD_PROBLEMS.percent_encoding[req.lang] }];
+    sendApiError(req, res, new ApiError('INVALID_REQUEST', { count: 1 }, { fields, field_count: 1 }));
+    return;
+  }
   next();
 }

@@ -134,7 +134,10 @@ export class DashboardTryController {
   @Post()
   @UseFilters(TryTooLargeFilter)
   @UseInterceptors(
-    FileInterceptor('file', { limits: { fileSize: TRY_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024 } }),
+    FileInterceptor('file', {
+      limits: { fileSize: TRY_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024 },
+      defParamCharset: 'utf8',
+    }),
   )
   async check(
     @Req() req: DashboardRequest,

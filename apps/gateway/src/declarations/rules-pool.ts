@@ -8,6 +8,9 @@ import { RequestError, type DeclarationValidationResponse } from '@ppfile/rules'
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { runValidateTask, type TaskOutcome, type ValidateTask } from './rules-task';
 
+/** Declaration bodies larger than this (bytes read, inflated) are parsed and validated in a rules thread. */
+export const DEFERRED_BODY_BYTES = 256 * 1024;
+
 interface Pending {
   id: number;
   task: ValidateTask;

@@ -6,6 +6,7 @@ import {
   type DeclarationValidationResponse,
   type Lang,
 } from '@ppfile/rules';
+import { jsonText } from '../common/json-text';
 
 /** A declaration body to validate, as its JSON bytes: it is parsed where it is validated. */
 export interface ValidateTask {
@@ -41,10 +42,7 @@ export function validateBody(
 /** POST /v1/declarations/validate on raw bytes: the same function in a worker thread or inline. */
 export function runValidateTask(task: ValidateTask, references: ReferenceDirectory): TaskOutcome {
   try {
-    const raw = parseJsonBody(
-      Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength).toString('utf8'),
-      task.lang,
-    );
+    const raw = parseJsonBody(jsonText(task.body), task.lang);
     return { ok: true, response: validateBody(raw, task, references) };
   } catch (e) {
     if (e instanceof RequestError)

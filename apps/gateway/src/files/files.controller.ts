@@ -10,13 +10,10 @@ import {
   Req,
   Res,
   UploadedFile,
-  UseInterceptors,
 } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { FIELD_PROBLEMS, type FileValidationResponse } from '@ppfile/rules';
 import { ApiError } from '@ppfile/contract';
-import { MAX_BODY_BYTES } from '../common/json-body.middleware';
 import type { GatewayRequest } from '../common/request-context';
 import { FileReader, PROCESSING_RETRY_AFTER_SECONDS } from './file-reader';
 import { GenerateService } from './generate.service';
@@ -69,10 +66,7 @@ export class FilesController {
 
   @Post('validate')
   @HttpCode(200)
-  // Memory storage (no `dest`): the upload never touches the disk (SERVICE.md §4.3).
-  @UseInterceptors(
-    FileInterceptor('file', { limits: { fileSize: MAX_BODY_BYTES, files: 1, fields: 10, fieldSize: 1024 } }),
-  )
+  // The form was read in memory (never on disk, SERVICE.md §4.3) by upload-body.middleware.ts.
   async validate(
     @Req() req: GatewayRequest,
     @UploadedFile() file: { buffer: Buffer; originalname: string } | undefined,

@@ -1,18 +1,45 @@
+import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 
+/** The span a per-minute limit counts over: any 60 seconds, not the clock's minutes. */
+const WINDOW_MS = 60_000;
+
 /**
- * Fixed one-minute windows in Redis, shared by every gateway replica. One Lua script increments
- * all the counters a request falls under (its key and its organization, or its client address)
- * atomically, so that two replicas can never both let the N+1st request through.
+ * A sliding one-minute log per counter in Redis (a sorted set of the admitted requests' times),
+ * shared by every gateway replica: a request is admitted when every counter it falls under (its key
+ * and its organization, or its client address) holds fewer than its limit over the last 60 s, and
+ * then recorded in all of them, in one atomic script — two replicas can never both let the N+1st
+ * through. Refused requests are not recorded (a client hammering a limit gets its next request in
+ * as soon as the oldest one leaves the window).
+ *
+ * Issue 19: fixed windows let 59 requests of a 30/min organization through in 1.6 s across a
+ * minute boundary; with a log, "per minute" holds for every 60 seconds. A set never holds more
+ * members than the limit.
+ *
+ * Returns per counter: how many the window holds after this request, and when its oldest entry
+ * leaves the window (ms; 0 when it is empty).
  */
 const SCRIPT = `
-local out = {}
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local member = ARGV[3]
+local counts, oldest = {}, {}
+local allowed = true
 for i, key in ipairs(KEYS) do
-  local n = redis.call('INCR', key)
-  if n == 1 then redis.call('EXPIRE', key, tonumber(ARGV[1])) end
-  out[i] = n
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  counts[i] = redis.call('ZCARD', key)
+  if counts[i] >= tonumber(ARGV[3 + i]) then allowed = false end
 end
-return out
+for i, key in ipairs(KEYS) do
+  if allowed then
+    redis.call('ZADD', key, now, member)
+    redis.call('PEXPIRE', key, window)
+    counts[i] = counts[i] + 1
+  end
+  local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  oldest[i] = first[2] and tonumber(first[2]) or 0
+end
+return { allowed and 1 or 0, counts, oldest }
 `;
 
 export interface RateLimitCounter {
@@ -26,7 +53,7 @@ export interface RateLimitResult {
   /** The tightest limit (API.md §6: the tighter of key and organization). */
   limit: number;
   remaining: number;
-  /** Seconds until the window resets. */
+  /** Seconds until the tightest counter has room again (its oldest request leaves the window). */
   reset: number;
 }
 
@@ -39,18 +66,30 @@ export class RateLimiter {
 
   async hit(counters: readonly RateLimitCounter[]): Promise<RateLimitResult> {
     const nowMs = this.now();
-    const window = Math.floor(nowMs / 60_000);
-    const reset = Math.max(1, 60 - Math.floor((nowMs % 60_000) / 1000));
-    const keys = counters.map((c) => `${this.prefix}:${c.name}:${window}`);
-    const counts = (await this.redis.eval(SCRIPT, keys.length, ...keys, '61')) as number[];
-    let allowed = true;
-    let tightest: { limit: number; remaining: number } | null = null;
+    const keys = counters.map((c) => `${this.prefix}:${c.name}`);
+    // Unique within the millisecond: two requests at the same time are two entries.
+    const member = `${nowMs}:${randomBytes(6).toString('base64url')}`;
+    const [allowed, counts, oldest] = (await this.redis.eval(
+      SCRIPT,
+      keys.length,
+      ...keys,
+      String(nowMs),
+      String(WINDOW_MS),
+      member,
+      ...counters.map((c) => String(c.limit)),
+    )) as [number, number[], number[]];
+    let tightest: { limit: number; remaining: number; reset: number } | null = null;
     counters.forEach((c, i) => {
       const remaining = Math.max(0, c.limit - counts[i]!);
-      if (counts[i]! > c.limit) allowed = false;
-      if (!tightest || remaining < tightest.remaining) tightest = { limit: c.limit, remaining };
+      const reset = oldest[i]! > 0 ? Math.max(1, Math.ceil((oldest[i]! + WINDOW_MS - nowMs) / 1000)) : 1;
+      if (!tightest || remaining < tightest.remaining) tightest = { limit: c.limit, remaining, reset };
     });
-    const t = tightest as { limit: number; remaining: number } | null;
-    return { allowed, limit: t?.limit ?? 0, remaining: t?.remaining ?? 0, reset };
+    const t = tightest as { limit: number; remaining: number; reset: number } | null;
+    return {
+      allowed: allowed === 1,
+      limit: t?.limit ?? 0,
+      remaining: t?.remaining ?? 0,
+      reset: t?.reset ?? 1,
+    };
   }
 }

@@ -1,9 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { Redis } from 'ioredis';
-import { Clock } from '@ppfile/infra';
+import { BasicCredentials, Clock } from '@ppfile/infra';
 import type { GatewayConfig } from '../config';
 import {
   FallbackFailureStore,
@@ -27,7 +26,7 @@ export function operatorAuth(
   operator: { user: string; password: string } | null,
   throttle: OperatorThrottle = OperatorThrottle.inMemory(),
 ) {
-  const expected = operator ? digest(`${operator.user}:${operator.password}`) : null;
+  const expected = operator ? new BasicCredentials(operator) : null;
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!expected) {
       res
@@ -37,12 +36,10 @@ export function operatorAuth(
       return;
     }
     const header = req.header('authorization');
-    const credentials = header === undefined ? null : parseBasic(header);
-    // Compared as fixed-length digests, in constant time.
-    const ok = credentials !== null && timingSafeEqual(digest(credentials.decoded), expected);
+    const { user, ok } = expected.check(header);
     const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     throttle
-      .attempt(address, credentials?.user ?? null, header !== undefined && !ok)
+      .attempt(address, user, header !== undefined && !ok)
       .then((verdict) => {
         if (!verdict.allowed) {
           res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
@@ -72,17 +69,4 @@ export function operatorAuthFor(app: INestApplication, config: GatewayConfig) {
     new MemoryFailureStore(),
   );
   return operatorAuth(config.operator, new OperatorThrottle(store, () => clock.now().getTime()));
-}
-
-/** `Basic <base64 of user:password>` → the decoded pair and its user name; null when malformed. */
-function parseBasic(header: string): { decoded: string; user: string } | null {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header.trim());
-  if (!match) return null;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return { decoded, user: colon >= 0 ? decoded.slice(0, colon) : decoded };
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
 }

@@ -100,6 +100,38 @@ export class Metrics {
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
 
+  /**
+   * The gateway's memory budget for request bodies (MAX_INFLIGHT_BYTES): bytes held, bodies held and
+   * the budget, read at scrape time. A budget that stays full while requests are few is a leak.
+   */
+  inflightBodies(read: () => { bytes: number; bodies: number; budget: number }): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'ppfile_inflight_body_bytes',
+      help: 'Request body bytes this gateway holds (counted before they are read), against MAX_INFLIGHT_BYTES',
+      registers,
+      collect() {
+        this.set(read().bytes);
+      },
+    });
+    new Gauge({
+      name: 'ppfile_inflight_bodies',
+      help: 'Request bodies this gateway holds now (being received or answered)',
+      registers,
+      collect() {
+        this.set(read().bodies);
+      },
+    });
+    new Gauge({
+      name: 'ppfile_inflight_body_budget_bytes',
+      help: 'MAX_INFLIGHT_BYTES of this gateway',
+      registers,
+      collect() {
+        this.set(read().budget);
+      },
+    });
+  }
+
   committed(c: CommittedUnits): void {
     if (c.units > 0) this.unitsCommitted.inc({ mode: c.mode }, c.units);
   }
