@@ -291,3 +291,31 @@ it('#10 multipart refusals name the part; a compressed form is 415', async () =>
   expect(zipped.status).toBe(415);
   await budgetEmpties();
 });
+
+it('#6 broken text in a JSON body never reaches a file: raw bytes that are not UTF-8 and a lone surrogate are 422 naming the field', async () => {
+  const org = await gw.organization('pro');
+  const text = JSON.stringify(validBody('adf', 'employer', 1));
+  const name = (validBody('adf', 'employer', 1) as Json).declarations[0].holders[0].birth_name as string;
+  const at = text.indexOf(`"${name}"`) + 1;
+  const generate = (body: Buffer) =>
+    fetch(`${proc.url}/v1/files/generate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.live}`, 'content-type': 'application/json' },
+      body,
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
+  for (const bytes of [[0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe9], Buffer.from('\\ud800')]) {
+    const body = Buffer.concat([
+      Buffer.from(text.slice(0, at + 2)),
+      Buffer.from(bytes),
+      Buffer.from(text.slice(at + 2)),
+    ]);
+    const res = await generate(body);
+    expect(res.status).toBe(422);
+    const errors = res.body.error.details.errors as Json[];
+    expect(errors.map((e) => [e.code, e.field])).toEqual([
+      ['INVALID_CHARACTER', 'declarations[0].holders[0].birth_name'],
+    ]);
+    expect(errors[0]!.message).not.toContain(name.slice(0, 2));
+  }
+  expect(await gw.prisma.fileRecord.count({ where: { organizationId: org.id } })).toBe(0);
+});
