@@ -17,7 +17,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createPrismaClient, createStores, migrate, type Stores } from '@ppfile/db';
 import { redisOptions } from '@ppfile/infra';
-import { QUEUE_NAME } from '@ppfile/jobs';
+
 import { ROME_CODES, SIRET_A } from '@ppfile/rules/testing/fixtures';
 import {
   benchServices,
@@ -132,7 +132,7 @@ async function main(): Promise<void> {
     // (2) ten 20,000-holder jobs, asynchronous, drained by 1 then 2 workers.
     // The queue is paused while the 10 jobs are accepted, so that the time measured is the workers'
     // draining alone, not the gateway's accepting 10 bodies of 4 MB one after the other.
-    const queue = new Queue(QUEUE_NAME, { connection: redisOptions(REDIS_URL, 'queue'), prefix: PREFIX });
+    const queue = new Queue('generate', { connection: redisOptions(REDIS_URL, 'queue'), prefix: PREFIX });
     type Cpu = { worker: number; postgres: number; redis: number; s3: number };
     // Redis counts its own CPU in microseconds (INFO cpu); /proc's clock ticks (10 ms) would round a
     // job's share of Redis to nothing.

@@ -209,7 +209,7 @@ beforeAll(async () => {
     shutdownGraceSeconds: 5,
     logLevel: 'info',
     databasePoolMax: 4,
-    concurrency: 1,
+    concurrency: { generate: 1, validate: 1, maintenance: 1 },
     sweepIntervalSeconds: 0,
     lockSeconds: 2,
     reconcileIntervalSeconds: 1,

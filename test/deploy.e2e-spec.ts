@@ -19,7 +19,7 @@ import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { FILE_STATES, Metrics, QUEUE_STATES, type Readiness } from '@ppfile/infra';
-import { QUEUE_NAME } from '@ppfile/jobs';
+import { QUEUE_NAMES } from '@ppfile/jobs';
 import { loadGatewayConfig } from '../apps/gateway/src/config';
 import { loadWorkerConfig } from '../apps/worker/src/config';
 import { databaseUrl, dropDatabase, randomDatabaseName } from './support/database';
@@ -630,19 +630,24 @@ describe.each(['k8s', 'k8s/base', 'k8s/overlays/example'])('kubectl kustomize %s
     expect(worker.spec!.replicas).toBeUndefined();
   });
 
-  it('scales the workers with KEDA on the waiting list BullMQ writes, from 1 to 20', () => {
+  it('scales the workers with KEDA on the waiting lists BullMQ writes (generate, validate), from 1 to 20', () => {
     const scaled = ofKind(objects, 'ScaledObject');
     expect(scaled).toHaveLength(1);
     const spec = scaled[0]!.spec!;
     expect(spec.scaleTargetRef!.name).toBe(worker.metadata.name);
     expect(spec.minReplicaCount).toBe(1);
     expect(spec.maxReplicaCount).toBe(20);
-    expect(spec.triggers).toHaveLength(1);
-    const trigger = spec.triggers![0]!;
-    expect(trigger.type).toBe('redis');
     const prefix = config.data?.QUEUE_PREFIX || 'bull';
-    expect(trigger.metadata.listName).toBe(`${prefix}:${QUEUE_NAME}:wait`);
-    expect(Number(trigger.metadata.listLength)).toBeGreaterThan(0);
+    // One trigger per queue of client work; maintenance is the always-running worker's.
+    expect(spec.triggers!.map((t) => t.metadata.listName)).toEqual(
+      QUEUE_NAMES.filter((q) => q !== 'maintenance').map((q) => `${prefix}:${q}:wait`),
+    );
+    for (const t of spec.triggers!) {
+      expect(t.type).toBe('redis');
+      expect(Number(t.metadata.listLength)).toBeGreaterThan(0);
+      expect(t.authenticationRef).toEqual(spec.triggers![0]!.authenticationRef);
+    }
+    const trigger = spec.triggers![0]!;
     // Where Redis is and its password come from the Secret, beside the apps' REDIS_URL: the same
     // server, its name qualified with our namespace (KEDA's operator resolves it from its own).
     const auth = one(objects, 'TriggerAuthentication', trigger.authenticationRef!.name);
@@ -674,9 +679,10 @@ describe.each(['k8s', 'k8s/base', 'k8s/overlays/example'])('kubectl kustomize %s
         );
       const rendered = kustomize(path.join(copy, dir));
       expect(settings(rendered).data?.QUEUE_PREFIX).toBe('acme');
-      expect(ofKind(rendered, 'ScaledObject')[0]!.spec!.triggers![0]!.metadata.listName).toBe(
-        `acme:${QUEUE_NAME}:wait`,
-      );
+      expect(ofKind(rendered, 'ScaledObject')[0]!.spec!.triggers!.map((t) => t.metadata.listName)).toEqual([
+        'acme:generate:wait',
+        'acme:validate:wait',
+      ]);
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
@@ -770,22 +776,27 @@ describe.each(['k8s', 'k8s/base', 'k8s/overlays/example'])('kubectl kustomize %s
   }
 });
 
-describe('the KEDA list', () => {
-  it('is where BullMQ keeps the waiting jobs of the queue: `${prefix}:${QUEUE_NAME}:wait`', async () => {
+describe('the KEDA lists', () => {
+  it('are where BullMQ keeps the waiting jobs of each queue: `${prefix}:${queue}:wait`', async () => {
     const prefix = `ppfile_deploy_${randomBytes(4).toString('hex')}`;
     const url = new URL(REDIS_URL);
-    const queue = new Queue(QUEUE_NAME, {
-      connection: { host: url.hostname, port: Number(url.port || 6379) },
-      prefix,
-    });
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
     try {
-      await queue.add('sweep', {});
-      await queue.add('sweep', {});
-      expect(await redis.llen(`${prefix}:${QUEUE_NAME}:wait`)).toBe(2);
+      for (const name of QUEUE_NAMES) {
+        const queue = new Queue(name, {
+          connection: { host: url.hostname, port: Number(url.port || 6379) },
+          prefix,
+        });
+        try {
+          await queue.add('job', {});
+          await queue.add('job', {});
+          expect(await redis.llen(`${prefix}:${name}:wait`)).toBe(2);
+        } finally {
+          await queue.obliterate({ force: true });
+          await queue.close();
+        }
+      }
     } finally {
-      await queue.obliterate({ force: true });
-      await queue.close();
       redis.disconnect();
     }
   });

@@ -173,8 +173,9 @@ describe('logs and metrics of a gateway and a worker', () => {
     expect(m.get('ppfile_refusals_total{code="PAYLOAD_TOO_LARGE"}')).toBe(1);
     expect(m.get('ppfile_files{state="available"}')).toBe(2);
     expect(m.get('ppfile_files{state="failed"}')).toBe(0);
-    for (const state of ['waiting', 'active', 'delayed', 'failed'])
-      expect(m.get(`ppfile_queue_jobs{state="${state}"}`)).toBe(0);
+    for (const queue of ['generate', 'validate', 'maintenance'])
+      for (const state of ['waiting', 'active', 'delayed', 'failed'])
+        expect(m.get(`ppfile_queue_jobs{queue="${queue}",state="${state}"}`)).toBe(0);
     for (const dependency of ['postgres', 'redis', 's3'])
       expect(m.get(`ppfile_dependency_up{dependency="${dependency}"}`)).toBe(1);
     expect(m.get('process_cpu_seconds_total')).toBeGreaterThan(0);
@@ -261,7 +262,7 @@ describe('on a Redis of its own', () => {
         const all = await own.keys('*');
         expect(all.length).toBeGreaterThan(5);
         expect(all.filter((k) => !k.startsWith('acme-prod:'))).toEqual([]);
-        for (const kind of ['acme-prod:rl:', 'acme-prod:ppfile:', 'acme-prod:opauth:'])
+        for (const kind of ['acme-prod:rl:', 'acme-prod:generate:', 'acme-prod:opauth:'])
           expect(all.some((k) => k.startsWith(kind))).toBe(true);
       } finally {
         own.disconnect();

@@ -4,13 +4,16 @@ import type { INestApplicationContext } from '@nestjs/common';
 import request from 'supertest';
 import { Queue } from 'bullmq';
 import { monthOf } from '@ppfile/db';
-import { redisOptions } from '@ppfile/infra';
-import { QUEUE_NAME } from '@ppfile/jobs';
+import { JobQueue, redisOptions } from '@ppfile/infra';
+import { LEGACY_QUEUE_NAME, QUEUE_NAMES } from '@ppfile/jobs';
 import { generateFile, validateCsv } from '@ppfile/rules';
 import { validBody } from '@ppfile/rules/testing/fixtures';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { startGateway, type Gateway } from './support/gateway';
 import { spawnWorker, startWorker, workerConfigFor } from './support/worker';
+import { GenerateProcessor } from '../apps/worker/src/processors/generate.processor';
+import { SweepProcessor } from '../apps/worker/src/processors/sweep.processor';
+import { ValidateFileProcessor } from '../apps/worker/src/processors/validate-file.processor';
 
 /**
  * Large requests through BullMQ (API.md §8) against real Redis, PostgreSQL and S3: the gateway
@@ -25,7 +28,8 @@ let queue: Queue;
 
 beforeAll(async () => {
   gw = await startGateway({ queue: { generateThresholdRows: 20, validateThresholdBytes: 4096 } });
-  queue = new Queue(QUEUE_NAME, {
+  // The generations' queue (libs/jobs QUEUES): the tests pause it and read its jobs.
+  queue = new Queue('generate', {
     connection: redisOptions(gw.config.redisUrl, 'queue'),
     prefix: gw.config.queue.prefix,
   });
@@ -207,6 +211,50 @@ describe('hand-off to the workers', () => {
   });
 });
 
+describe('one queue per kind of work (issue 20)', () => {
+  it('an upgrade drains the one queue of earlier versions: generations move to `generate` (once), its scheduler and keys go', async () => {
+    const jobs = gw.app.get(JobQueue);
+    const legacy = new Queue(LEGACY_QUEUE_NAME, {
+      connection: redisOptions(gw.config.redisUrl, 'queue'),
+      prefix: gw.config.queue.prefix,
+    });
+    const fileId = 'file_0000000000000000000000000000abcd';
+    try {
+      await legacy.add('generate', { fileId }, { jobId: fileId });
+      await legacy.add('validate-file', { payloadKey: 'gone' }, { jobId: 'validate-x' });
+      await legacy.upsertJobScheduler('sweep', { every: 60_000 }, { name: 'sweep', data: {} });
+      expect(await jobs.drainLegacyQueue()).toBe(1);
+      const moved = await jobs.queues.generate.getJob(fileId);
+      expect(moved?.data).toEqual({ fileId });
+      expect(await gw.redis.keys(`${gw.config.queue.prefix}:${LEGACY_QUEUE_NAME}:*`)).toEqual([]);
+      // Again (every worker of the new version tries at start): nothing left, nothing moved twice.
+      expect(await jobs.drainLegacyQueue()).toBe(0);
+    } finally {
+      await (await jobs.queues.generate.getJob(fileId))?.remove();
+      await legacy.close();
+    }
+  });
+
+  it('each queue has its own worker with its own concurrency (WORKER_CONCURRENCY_<QUEUE>)', async () => {
+    const own = await startWorker(
+      workerConfigFor(gw, { concurrency: { generate: 1, validate: 3, maintenance: 1 } }),
+    );
+    try {
+      const workers = [GenerateProcessor, ValidateFileProcessor, SweepProcessor].map(
+        (p) => own.get(p).worker,
+      );
+      expect(workers.map((w) => [w.name, w.concurrency])).toEqual([
+        ['generate', 1],
+        ['validate', 3],
+        ['maintenance', 1],
+      ]);
+      for (const w of workers) expect(w.opts.prefix).toBe(gw.config.queue.prefix);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('Bull Board (operators only)', () => {
   it('is at /admin/queues behind operator credentials, never an API key, and read-only', async () => {
     const org = await gw.organization('pro');
@@ -220,9 +268,9 @@ describe('Bull Board (operators only)', () => {
     expect(page.text).toContain('<html');
     const api = await request(gw.http).get('/admin/queues/api/queues').auth('operator', 'operator-secret');
     expect(api.status).toBe(200);
-    const q = api.body.queues.find((x: Json) => x.name === QUEUE_NAME);
-    expect(q).toBeDefined();
-    expect(q.readOnlyMode).toBe(true);
+    // Every queue, each read-only.
+    expect(api.body.queues.map((x: Json) => x.name).sort()).toEqual([...QUEUE_NAMES].sort());
+    for (const q of api.body.queues) expect(q.readOnlyMode).toBe(true);
   });
 });
 

@@ -11,9 +11,8 @@ import { accessLog, expressRoutes, type RouteMatcher } from './common/access-log
 import { requestIdMiddleware, wellFormedPath } from './common/request-id.middleware';
 import { securityHeaders } from './common/security-headers';
 import type { GatewayConfig } from './config';
-import { mountBullBoard } from './operators/bull-board';
 import { mountMetrics } from './operators/metrics';
-import { operatorAuthFor } from './operators/operator-auth';
+import { OPERATOR_GATE } from './operators/operator-auth';
 
 /** The request line and headers must have arrived within this (slow headers hold a connection, not memory). */
 const HEADERS_TIMEOUT_MS = 30_000;
@@ -77,9 +76,7 @@ export async function createGatewayApp(
     jsonDocumentUrl: 'docs-json',
     swaggerOptions: { validatorUrl: null, persistAuthorization: true, displayRequestDuration: true },
   });
-  const operatorGate = operatorAuthFor(app, config);
-  mountBullBoard(app, config, operatorGate);
-  mountMetrics(app, operatorGate);
+  mountMetrics(app, app.get(OPERATOR_GATE));
   // Validation needs no object store: the gateway starts while it is down (not ready until it is back).
   await ensureBucket(app.get(ObjectStorage));
   return app;

@@ -21,6 +21,8 @@ import { DEFERRED_BODY_BYTES } from './declarations/rules-pool';
 import { FilesModule } from './files/files.module';
 import { uploadBody } from './files/upload-body.middleware';
 import { HealthModule } from './health/health.module';
+import { bullBoardModules } from './operators/bull-board';
+import { OPERATOR_GATE, operatorGateProvider } from './operators/operator-auth';
 import { SpecModule } from './spec/spec.module';
 
 export interface AppModuleOptions {
@@ -57,14 +59,16 @@ export class AppModule implements NestModule {
         DeclarationsModule,
         FilesModule,
         DashboardModule,
+        ...bullBoardModules(config),
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         Draining,
         BodyBudget,
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        operatorGateProvider,
       ],
-      exports: [GATEWAY_CONFIG, Draining, BodyBudget],
+      exports: [GATEWAY_CONFIG, Draining, BodyBudget, OPERATOR_GATE],
     };
   }
 

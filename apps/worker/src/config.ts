@@ -1,4 +1,5 @@
 import { ConfigError, EnvReader, type ServicesConfig } from '@ppfile/config';
+import type { QueueName } from '@ppfile/jobs';
 
 /** The worker's validated configuration, injected by this token (WorkerModule provides it). */
 export const WORKER_CONFIG = Symbol('WorkerConfig');
@@ -6,8 +7,12 @@ export const WORKER_CONFIG = Symbol('WorkerConfig');
 /** The worker's environment (API.md §13), validated once at boot. Nothing else reads process.env. */
 export interface WorkerConfig extends ServicesConfig {
   databasePoolMax: number;
-  /** Jobs run at once by this process (WORKER_CONCURRENCY). */
-  concurrency: number;
+  /**
+   * Jobs of each queue this process runs at once (WORKER_CONCURRENCY_GENERATE 1,
+   * WORKER_CONCURRENCY_VALIDATE 2, WORKER_CONCURRENCY_MAINTENANCE 1): each queue has its own worker,
+   * so an upload validation starts while a generation runs.
+   */
+  concurrency: Record<QueueName, number>;
   /** Period of the expiry sweep, in seconds (SWEEP_INTERVAL_SECONDS; 0: no sweep from this worker). */
   sweepIntervalSeconds: number;
   /**
@@ -31,7 +36,11 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
   const config: WorkerConfig = {
     ...read.services(),
     databasePoolMax: read.int('DATABASE_POOL_MAX', 4, 1, 100),
-    concurrency: read.int('WORKER_CONCURRENCY', 1, 1, 64),
+    concurrency: {
+      generate: read.int('WORKER_CONCURRENCY_GENERATE', 1, 1, 64),
+      validate: read.int('WORKER_CONCURRENCY_VALIDATE', 2, 1, 64),
+      maintenance: read.int('WORKER_CONCURRENCY_MAINTENANCE', 1, 1, 64),
+    },
     sweepIntervalSeconds: read.int('SWEEP_INTERVAL_SECONDS', 60, 0, 86400),
     lockSeconds: read.int('WORKER_LOCK_SECONDS', 60, 1, 3600),
     reconcileIntervalSeconds: read.int('RECONCILE_INTERVAL_SECONDS', 30, 0, 86400),

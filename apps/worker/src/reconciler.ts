@@ -50,6 +50,12 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
+    // An upgrade from the one queue of earlier versions: its pending generations move to `generate`.
+    void this.queue.drainLegacyQueue().then(
+      (moved) => moved && this.logger.log(`legacy queue drained: ${moved} generation(s) moved to "generate"`),
+      (e: Error) =>
+        this.logger.warn({ err_name: e.name }, 'legacy queue not drained (retried at the next start)'),
+    );
     const every = this.config.reconcileIntervalSeconds * 1000;
     if (every <= 0) return;
     const tick = () => {

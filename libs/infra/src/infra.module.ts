@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
   type Provider,
 } from '@nestjs/common';
+import { BullModule } from '@nestjs/bullmq';
 import { Redis } from 'ioredis';
 import type { ServicesConfig } from '@ppfile/config';
 import {
@@ -25,14 +26,14 @@ import {
   UserStore,
   type Stores,
 } from '@ppfile/db';
-import { FileLifecycle, PayloadCipher } from '@ppfile/jobs';
+import { FileLifecycle, PayloadCipher, QUEUE_NAMES } from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { CURRENT_SPEC_VERSION } from '@ppfile/rules';
 import { ObjectStorage } from '@ppfile/storage';
 import { Clock, SystemClock } from './clock';
 import { HealthChecks } from './health';
 import { JobQueue } from './job-queue';
-import { createRedis } from './redis';
+import { createRedis, redisOptions } from './redis';
 import { DependencyLog } from './observability/dependency-log';
 import type { RootLogger } from './observability/logger';
 import { Metrics } from './observability/metrics';
@@ -144,17 +145,7 @@ export class InfraModule {
           }),
         inject: [STORES, ObjectStorage, PayloadCipher, Clock, Metrics],
       },
-      {
-        provide: JobQueue,
-        useFactory: (redis: Redis, health: HealthChecks) =>
-          new JobQueue({
-            redisUrl: services.redisUrl,
-            prefix: services.queuePrefix,
-            redis,
-            onError: () => health.suspect(),
-          }),
-        inject: [Redis, HealthChecks],
-      },
+      JobQueue,
       {
         provide: HealthChecks,
         useFactory: (prisma: PrismaClient, redis: Redis, storage: ObjectStorage, log: DependencyLog) => {
@@ -179,10 +170,24 @@ export class InfraModule {
     return {
       module: InfraModule,
       global: true,
+      // The queues (one per kind of work, libs/jobs QUEUES) on the configuration's Redis and
+      // QUEUE_PREFIX; @nestjs/bullmq builds them once, the workers' @Processor classes consume them.
+      imports: [
+        BullModule.forRootAsync({
+          useFactory: () => ({
+            connection: redisOptions(services.redisUrl, 'queue'),
+            prefix: services.queuePrefix,
+          }),
+        }),
+        BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name }))),
+      ],
       providers,
-      exports: providers
-        .filter((p): p is Exclude<Provider, typeof InfraShutdown> => p !== InfraShutdown)
-        .map((p) => (typeof p === 'function' ? p : p.provide)),
+      exports: [
+        BullModule,
+        ...providers
+          .filter((p): p is Exclude<Provider, typeof InfraShutdown> => p !== InfraShutdown)
+          .map((p) => (typeof p === 'function' ? p : p.provide)),
+      ],
     };
   }
 }

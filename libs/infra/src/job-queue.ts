@@ -1,10 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bullmq';
 import { Job, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { GENERATE_ATTEMPTS, generateJobId, QUEUE_NAME, type ValidateFileJobData } from '@ppfile/jobs';
+import { Redis } from 'ioredis';
+import {
+  GENERATE_ATTEMPTS,
+  generateJobId,
+  LEGACY_QUEUE_NAME,
+  type QueueName,
+  type ValidateFileJobData,
+} from '@ppfile/jobs';
 import type { FileValidationResponse } from '@ppfile/rules';
 import { DependencyUnavailableError } from './dependency-errors';
-import { redisOptions } from './redis';
+import { HealthChecks } from './health';
 
 /** The backoff type of ppfile's jobs: the worker computes it (retryDelayMs: exponential, capped). */
 export const BACKOFF_TYPE = 'ppfile';
@@ -12,33 +20,36 @@ export const BACKOFF_TYPE = 'ppfile';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The queue, built once per process: the gateway adds and watches jobs, the workers' reconciler
- * re-adds lost ones and keeps the sweep scheduled. Waiting never relies on a blocking Redis
- * connection: a waiter polls (the file record in PostgreSQL for generations, the job for uploads),
- * so a Redis restart cannot leave it hanging.
+ * The queues (one per kind of work, libs/jobs QUEUES), registered once per process by
+ * @nestjs/bullmq (InfraModule): the gateway adds and watches jobs, the workers' reconciler re-adds
+ * lost ones and keeps the sweep scheduled. Waiting never relies on a blocking Redis connection: a
+ * waiter polls (the file record in PostgreSQL for generations, the job for uploads), so a Redis
+ * restart cannot leave it hanging.
  */
+@Injectable()
 export class JobQueue {
-  readonly queue: Queue;
+  readonly queues: Record<QueueName, Queue>;
 
   constructor(
-    private readonly options: {
-      redisUrl: string;
-      prefix: string;
-      redis: Redis;
-      onError?: (e: Error) => void;
-    },
+    @InjectQueue('generate') private readonly generate: Queue,
+    @InjectQueue('validate') private readonly validate: Queue,
+    @InjectQueue('maintenance') private readonly maintenance: Queue,
+    @Inject(Redis) private readonly redis: Redis,
+    @Inject(HealthChecks) health: HealthChecks,
   ) {
-    this.queue = new Queue(QUEUE_NAME, {
-      connection: redisOptions(options.redisUrl, 'queue'),
-      prefix: options.prefix,
-    });
+    this.queues = { generate, validate, maintenance };
     // While Redis is away calls fail (503) and the connection comes back by itself.
-    this.queue.on('error', (e) => options.onError?.(e));
+    for (const queue of Object.values(this.queues)) queue.on('error', () => health.suspect());
+  }
+
+  /** The BullMQ key prefix of these queues (QUEUE_PREFIX). */
+  private get prefix(): string {
+    return this.generate.opts.prefix ?? 'bull';
   }
 
   /** The job id is the file id: adding it twice (a retried request, the reconciler) adds one job. */
   async enqueueGenerate(fileId: string): Promise<void> {
-    await this.queue.add(
+    await this.generate.add(
       'generate',
       { fileId },
       {
@@ -53,23 +64,29 @@ export class JobQueue {
 
   /** `waiting`, `active`, `delayed`, `completed`, `failed`, … or `unknown` when Redis has no such job. */
   async generateJobState(fileId: string): Promise<string> {
-    return this.queue.getJobState(generateJobId(fileId));
+    return this.generate.getJobState(generateJobId(fileId));
   }
 
-  /** Jobs by state, for the metrics gauge (prioritized jobs wait too: BullMQ keeps them apart). */
-  async counts(): Promise<Record<'waiting' | 'active' | 'delayed' | 'failed', number>> {
-    const c = await this.queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
-    return {
-      waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
-      active: c.active ?? 0,
-      delayed: c.delayed ?? 0,
-      failed: c.failed ?? 0,
-    };
+  /** Jobs by queue and state, for the metrics gauge (prioritized jobs wait too: BullMQ keeps them apart). */
+  async counts(): Promise<Record<QueueName, Record<'waiting' | 'active' | 'delayed' | 'failed', number>>> {
+    const entries = await Promise.all(
+      (Object.entries(this.queues) as [QueueName, Queue][]).map(async ([name, queue]) => {
+        const c = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
+        const counts = {
+          waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
+          active: c.active ?? 0,
+          delayed: c.delayed ?? 0,
+          failed: c.failed ?? 0,
+        };
+        return [name, counts] as const;
+      }),
+    );
+    return Object.fromEntries(entries) as Record<QueueName, (typeof entries)[number][1]>;
   }
 
   /** Adds a generation again after its job was lost or spent its attempts (the reconciler, within the lease). */
   async requeueGenerate(fileId: string): Promise<void> {
-    const job = await this.queue.getJob(generateJobId(fileId));
+    const job = await this.generate.getJob(generateJobId(fileId));
     if (job) {
       const state = await job.getState();
       if (state !== 'failed' && state !== 'completed') return;
@@ -89,10 +106,10 @@ export class JobQueue {
     wait: { timeoutMs: number },
   ): Promise<FileValidationResponse> {
     const id = randomBytes(16).toString('hex');
-    const payloadKey = `${this.options.prefix}:payload:validate:${id}`;
-    await this.options.redis.set(payloadKey, file, 'EX', 3600);
+    const payloadKey = `${this.prefix}:payload:validate:${id}`;
+    await this.redis.set(payloadKey, file, 'EX', 3600);
     try {
-      const job = await this.queue.add(
+      const job = await this.validate.add(
         'validate-file',
         { ...data, payloadKey },
         { jobId: `validate-${id}`, attempts: 2, removeOnFail: { age: 3600 } },
@@ -100,7 +117,7 @@ export class JobQueue {
       const deadline = Date.now() + wait.timeoutMs;
       for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
         await sleep(pause);
-        const current = await Job.fromId(this.queue, job.id!);
+        const current = await Job.fromId(this.validate, job.id!);
         if (!current) throw new DependencyUnavailableError('queue', 'the validation job was lost');
         if (current.finishedOn && current.returnvalue) {
           await current.remove().catch(() => undefined);
@@ -112,24 +129,62 @@ export class JobQueue {
           throw new DependencyUnavailableError('queue', 'no worker took the validation in time');
       }
     } finally {
-      await this.options.redis.del(payloadKey).catch(() => undefined);
+      await this.redis.del(payloadKey).catch(() => undefined);
     }
   }
 
   /** The expiry sweep's schedule: upserting the same id keeps one repeatable job for every worker. */
   async scheduleSweep(everyMs: number): Promise<void> {
-    await this.queue.upsertJobScheduler('sweep', { every: everyMs }, { name: 'sweep', data: {} });
+    await this.maintenance.upsertJobScheduler('sweep', { every: everyMs }, { name: 'sweep', data: {} });
+  }
+
+  /**
+   * The one queue of earlier versions (LEGACY_QUEUE_NAME), emptied on upgrade: its pending
+   * generations are added again to `generate` (same job id: never twice), its sweep scheduler removed,
+   * then its keys deleted. Upload validations in it are dropped: their clients got 503 and retry.
+   * Returns how many generations moved; 0 when there is no such queue.
+   */
+  async drainLegacyQueue(): Promise<number> {
+    const legacy = new Queue(LEGACY_QUEUE_NAME, {
+      connection: this.generate.opts.connection,
+      prefix: this.prefix,
+    });
+    legacy.on('error', () => undefined);
+    try {
+      const exists = await this.redis.exists(
+        `${this.prefix}:${LEGACY_QUEUE_NAME}:meta`,
+        `${this.prefix}:${LEGACY_QUEUE_NAME}:id`,
+      );
+      if (!exists) return 0;
+      await legacy.pause();
+      let moved = 0;
+      for (const job of await legacy.getJobs(['waiting', 'prioritized', 'delayed', 'active', 'failed'])) {
+        if (job?.name !== 'generate' || typeof (job.data as { fileId?: unknown }).fileId !== 'string')
+          continue;
+        await this.enqueueGenerate((job.data as { fileId: string }).fileId);
+        moved++;
+      }
+      for (const scheduler of await legacy.getJobSchedulers()) await legacy.removeJobScheduler(scheduler.key);
+      await legacy.obliterate({ force: true });
+      return moved;
+    } finally {
+      await legacy.close().catch(() => undefined);
+    }
   }
 
   /** Closes gracefully, or after 3 s by force (a connection waiting to reconnect must not hold shutdown). */
   async close(): Promise<void> {
-    const late = await Promise.race([
-      this.queue.close().then(
-        () => false,
-        () => false,
-      ),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 3000).unref()),
-    ]);
-    if (late) void this.queue.disconnect().catch(() => undefined);
+    await Promise.all(
+      Object.values(this.queues).map(async (queue) => {
+        const late = await Promise.race([
+          queue.close().then(
+            () => false,
+            () => false,
+          ),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 3000).unref()),
+        ]);
+        if (late) void queue.disconnect().catch(() => undefined);
+      }),
+    );
   }
 }

@@ -7,10 +7,33 @@ import type { Lang } from '@ppfile/rules';
  * An upload to validate travels through Redis under a short-lived key (it stays in memory only,
  * SERVICE.md §4.3); if its job is lost the client is told to retry.
  */
-export const QUEUE_NAME = 'ppfile';
-
 export const JOB_NAMES = ['generate', 'validate-file', 'sweep'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
+
+/**
+ * One queue per kind of work (issue 20), each with its own workers' concurrency
+ * (WORKER_CONCURRENCY_<QUEUE>): an interactive upload validation never waits behind generations, and
+ * maintenance (the expiry sweep) never behind either. Redis keys: `<QUEUE_PREFIX>:<queue>:…`.
+ */
+export const QUEUES = {
+  generate: ['generate'],
+  validate: ['validate-file'],
+  maintenance: ['sweep'],
+} as const satisfies Record<string, readonly JobName[]>;
+export type QueueName = keyof typeof QUEUES;
+export const QUEUE_NAMES = Object.keys(QUEUES) as QueueName[];
+
+/** The queue a job name travels on. */
+export function queueOf(job: JobName): QueueName {
+  return QUEUE_NAMES.find((q) => (QUEUES[q] as readonly JobName[]).includes(job))!;
+}
+
+/**
+ * Before issue 20 every job went through this one queue. A worker of this version drains it at start
+ * (its generations re-added to `generate`, its scheduler removed, then the queue obliterated):
+ * docs/operating.md, upgrading.
+ */
+export const LEGACY_QUEUE_NAME = 'ppfile';
 
 export interface GenerateJobData {
   /** The file record (status processing) this job completes; also the job id. */

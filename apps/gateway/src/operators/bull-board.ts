@@ -1,32 +1,46 @@
-import type { INestApplication } from '@nestjs/common';
-import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import type { NextFunction, Request, Response } from 'express';
+import { BullBoardModule } from '@bull-board/nestjs';
+import type { DynamicModule } from '@nestjs/common';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { QUEUE_NAMES } from '@ppfile/jobs';
 import type { GatewayConfig } from '../config';
-import { JobQueue } from '@ppfile/infra';
-import type { RequestHandler } from 'express';
+import { OPERATOR_GATE } from './operator-auth';
 
 export const BULL_BOARD_PATH = '/admin/queues';
 
-/** Bull Board at /admin/queues, behind operator authentication; read-only unless BULL_BOARD_WRITABLE. */
-export function mountBullBoard(
-  app: INestApplication,
-  config: GatewayConfig,
-  operatorGate: RequestHandler,
-): void {
-  const serverAdapter = new ExpressAdapter();
-  serverAdapter.setBasePath(BULL_BOARD_PATH);
-  createBullBoard({
-    queues: [new BullMQAdapter(app.get(JobQueue).queue, { readOnlyMode: !config.bullBoardWritable })],
-    serverAdapter,
-    // No link to bull-board's documentation site: the page points nowhere outside the gateway.
-    options: { uiConfig: { boardTitle: 'ppfile queues', hideDocsLink: true } },
-  });
-  const router = serverAdapter.getRouter() as { disable(setting: string): void };
-  // Bull Board is an express app of its own: it would announce itself again.
-  router.disable('x-powered-by');
-  app.use(BULL_BOARD_PATH, operatorGate, withoutExternalStylesheets, router);
+/** Bull Board's Express app, which would otherwise announce itself (X-Powered-By) again. */
+class QuietExpressAdapter extends ExpressAdapter {
+  constructor() {
+    super();
+    (this.getRouter() as { disable(setting: string): void }).disable('x-powered-by');
+  }
+}
+
+/**
+ * Bull Board at /admin/queues through its Nest module: every queue (libs/jobs QUEUES), behind the
+ * operators' gate, read-only unless BULL_BOARD_WRITABLE.
+ */
+export function bullBoardModules(config: GatewayConfig): DynamicModule[] {
+  return [
+    BullBoardModule.forRootAsync({
+      useFactory: (gate: RequestHandler) => ({
+        route: BULL_BOARD_PATH,
+        adapter: QuietExpressAdapter,
+        // No link to bull-board's documentation site: the page points nowhere outside the gateway.
+        boardOptions: { uiConfig: { boardTitle: 'ppfile queues', hideDocsLink: true } },
+        middleware: [gate, withoutExternalStylesheets],
+      }),
+      inject: [OPERATOR_GATE],
+    }),
+    BullBoardModule.forFeature(
+      ...QUEUE_NAMES.map((name) => ({
+        name,
+        adapter: BullMQAdapter,
+        options: { readOnlyMode: !config.bullBoardWritable },
+      })),
+    ),
+  ];
 }
 
 /** A <link> to a stylesheet (or any resource) on another origin. */

@@ -1,9 +1,8 @@
-import type { INestApplication } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { Redis } from 'ioredis';
 import { BasicCredentials, Clock } from '@ppfile/infra';
-import type { GatewayConfig } from '../config';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import {
   FallbackFailureStore,
   MemoryFailureStore,
@@ -58,15 +57,21 @@ export function operatorAuth(
   };
 }
 
+/** The operators' gate of this gateway (Bull Board, /metrics): one provider, one throttle. */
+export const OPERATOR_GATE = Symbol('OperatorGate');
+
 /**
  * Operator authentication for the pages of this gateway: failures counted in Redis (shared by the
  * replicas, keys under QUEUE_PREFIX), in memory while Redis is unreachable, timed by the app's clock.
  */
-export function operatorAuthFor(app: INestApplication, config: GatewayConfig) {
-  const clock = app.get(Clock);
-  const store = new FallbackFailureStore(
-    new RedisFailureStore(app.get(Redis), config.queue.prefix),
-    new MemoryFailureStore(),
-  );
-  return operatorAuth(config.operator, new OperatorThrottle(store, () => clock.now().getTime()));
-}
+export const operatorGateProvider = {
+  provide: OPERATOR_GATE,
+  useFactory: (config: GatewayConfig, redis: Redis, clock: Clock) => {
+    const store = new FallbackFailureStore(
+      new RedisFailureStore(redis, config.queue.prefix),
+      new MemoryFailureStore(),
+    );
+    return operatorAuth(config.operator, new OperatorThrottle(store, () => clock.now().getTime()));
+  },
+  inject: [GATEWAY_CONFIG, Redis, Clock],
+};

@@ -1,18 +1,21 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
+import { Processor } from '@nestjs/bullmq';
 import { FileLifecycle } from '@ppfile/jobs';
-import type { Processor } from './processor';
+import { JobHost } from './job-host';
 
-/** `sweep` (repeatable): deletes expired objects and marks their records expired (SERVICE.md §3). */
-@Injectable()
-export class SweepProcessor implements Processor<'sweep'> {
-  readonly name = 'sweep' as const;
-  private readonly logger = new Logger('sweep');
+/** The `maintenance` queue — `sweep` (repeatable): deletes expired objects and marks their records expired (SERVICE.md §3). */
+@Processor('maintenance')
+export class SweepProcessor extends JobHost {
+  static override readonly handles = ['sweep'] as const;
+  private readonly sweepLogger = new Logger('sweep');
 
-  constructor(@Inject(FileLifecycle) private readonly lifecycle: FileLifecycle) {}
+  constructor(@Inject(FileLifecycle) private readonly lifecycle: FileLifecycle) {
+    super();
+  }
 
-  async process(): Promise<{ expired: number }> {
+  protected async handle(): Promise<{ expired: number }> {
     const expired = await this.lifecycle.sweepExpired(500);
-    if (expired) this.logger.log(`${expired} expired file(s) deleted`);
+    if (expired) this.sweepLogger.log(`${expired} expired file(s) deleted`);
     return { expired };
   }
 }

@@ -1,22 +1,25 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { Processor } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { ValidateFileJobData } from '@ppfile/jobs';
 import { createCsvValidator, type FileValidationResponse } from '@ppfile/rules';
 import { ReferenceDirectory } from '@ppfile/refdata';
-import type { Processor } from './processor';
+import { JobHost } from './job-host';
 
-/** `validate-file`: large uploads, read from Redis (never from disk), validated by the same rules. */
-@Injectable()
-export class ValidateFileProcessor implements Processor<'validate-file'> {
-  readonly name = 'validate-file' as const;
+/** The `validate` queue — `validate-file`: large uploads, read from Redis (never from disk), validated by the same rules. */
+@Processor('validate')
+export class ValidateFileProcessor extends JobHost {
+  static override readonly handles = ['validate-file'] as const;
 
   constructor(
     @Inject(Redis) private readonly redis: Redis,
     @Inject(ReferenceDirectory) private readonly references: ReferenceDirectory,
-  ) {}
+  ) {
+    super();
+  }
 
-  async process(job: Job<ValidateFileJobData>): Promise<FileValidationResponse> {
+  protected async handle(job: Job<ValidateFileJobData>): Promise<FileValidationResponse> {
     const d = job.data;
     const content = await this.redis.getBuffer(d.payloadKey);
     if (!content) throw new Error('the uploaded file of this job is gone (expired or already done)');

@@ -10,7 +10,7 @@ export type JobOutcome = 'completed' | 'failed' | 'retried';
 
 /** What the gauges read when Prometheus scrapes: the queue, the files table, the dependencies. */
 export interface MetricSources {
-  queueCounts(): Promise<Partial<Record<(typeof QUEUE_STATES)[number], number>>>;
+  queueCounts(): Promise<Record<string, Partial<Record<(typeof QUEUE_STATES)[number], number>>>>;
   fileCounts(): Promise<Partial<Record<string, number>>>;
   readiness(): Promise<Readiness>;
 }
@@ -63,12 +63,14 @@ export class Metrics {
     const registers = [this.registry];
     new Gauge({
       name: 'ppfile_queue_jobs',
-      help: 'Jobs of the ppfile queue by state (the same from every process: take the max)',
-      labelNames: ['state'] as const,
+      help: 'Jobs by queue (generate, validate, maintenance) and state (the same from every process: take the max)',
+      labelNames: ['queue', 'state'] as const,
       registers,
       async collect() {
-        const counts = await sources.queueCounts().catch(() => null);
-        if (counts) for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
+        const byQueue = await sources.queueCounts().catch(() => null);
+        if (!byQueue) return;
+        for (const [queue, counts] of Object.entries(byQueue))
+          for (const state of QUEUE_STATES) this.set({ queue, state }, counts[state] ?? 0);
       },
     });
     new Gauge({
