@@ -1,0 +1,150 @@
+/**
+ * Head-of-line benchmark (issue 20, deliverable 8): does an interactive upload wait behind
+ * generations? One built gateway and one built worker with default settings, each a process of its
+ * own, on this machine's PostgreSQL and Redis and a local S3 endpoint. Measures the latency of
+ * POST /v1/files/validate with a file just above VALIDATE_QUEUE_THRESHOLD_BYTES (so a worker
+ * validates it), nine times idle, then nine times while 10 asynchronous generations of 20,000
+ * holders each are queued. Target: loaded median ≤ 1.5 × idle median.
+ *
+ * Run: npm run bench:headofline
+ */
+import { createPrismaClient, createStores, migrate, type Stores } from '@ppfile/db';
+import { ROME_CODES, SIRET_A } from '@ppfile/rules/testing/fixtures';
+import { benchServices, DB_URL, GATEWAY, startProcess, stopProcess, WORKER } from './support';
+
+const PORT = 3871;
+const BASE = `http://127.0.0.1:${PORT}`;
+const ROUNDS = 9;
+
+function body(holders: number, seed: number, store = true): string {
+  const declarations = [];
+  for (let d = 0; d * 500 < holders; d++) {
+    const list = [];
+    for (let h = 0; h < 500 && d * 500 + h < holders; h++) {
+      const n = d * 500 + h;
+      list.push({
+        unique_id: `H${seed}-${d}-${n}`,
+        nir: `${1 + (n % 2)}${String(60 + (n % 40)).padStart(2, '0')}${String(1 + (n % 12)).padStart(2, '0')}75${String(100 + (n % 800)).padStart(3, '0')}${String(1 + (n % 998)).padStart(3, '0')}`,
+        birth_name: `NOM-${n % 997}`,
+        employer_siret: SIRET_A,
+        validity_start: '15/09/2026',
+      });
+    }
+    declarations.push({
+      id: `H${seed}-${d}`,
+      reference: `Session ${d}`,
+      transferable_skills: ROME_CODES.slice(0, 3),
+      training: {
+        name: 'Sauveteur secouriste du travail',
+        start_date: '14/09/2026',
+        end_date: '15/09/2026',
+        certifying: false,
+        formacodes: ['42829'],
+        nsf_codes: ['344r'],
+      },
+      holders: list,
+    });
+  }
+  return JSON.stringify({
+    type: 'adf',
+    declarant: 'training_organization',
+    declarations,
+    options: { store },
+  });
+}
+
+async function freshKey(stores: Stores, name: string): Promise<string> {
+  const org = await stores.organizations.createOrganization({ name, plan: 'business' });
+  return (await stores.apiKeys.createApiKey({ organizationId: org.id, mode: 'live' })).key;
+}
+
+async function upload(key: string, csv: Buffer, filename: string): Promise<number> {
+  const form = new FormData();
+  form.set('type', 'adf');
+  form.set('declarant', 'training_organization');
+  form.set('file', new Blob([csv]), filename);
+  const t0 = performance.now();
+  const res = await fetch(`${BASE}/v1/files/validate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
+  const answer = (await res.json()) as { valid?: boolean };
+  if (res.status !== 200 || answer.valid !== true)
+    throw new Error(`validate answered ${res.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+  return performance.now() - t0;
+}
+
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+
+async function main(): Promise<void> {
+  await migrate(DB_URL);
+  const prisma = createPrismaClient(DB_URL, { poolMax: 2 });
+  const stores = createStores(prisma);
+  const services = await benchServices('hol');
+  const env: NodeJS.ProcessEnv = { ...services.env, RATE_LIMIT_SCALE: '1000', SWEEP_INTERVAL_SECONDS: '0' };
+  const gateway = await startProcess(GATEWAY, { ...env, PORT: String(PORT) }, /gateway listening/);
+  const worker = await startProcess(WORKER, env, /processing queue "validate"/);
+  try {
+    // The upload: an official CSV of ppfile's own making, just above the 2 MiB hand-off threshold.
+    const made = await fetch(`${BASE}/v1/files/generate`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await freshKey(stores, 'hol csv')}`,
+        'content-type': 'application/json',
+      },
+      body: body(9_000, 0, false),
+    });
+    const file = (await made.json()) as { content: string; filename: string };
+    const csv = Buffer.from(file.content, 'utf8');
+    console.log(
+      `ppfile head-of-line benchmark — Node ${process.version}; one gateway and one worker (default settings); an upload of ${(csv.length / 1024 / 1024).toFixed(2)} MiB (threshold 2 MiB), ${ROUNDS} times`,
+    );
+    const keys = await Promise.all(
+      Array.from({ length: 2 * ROUNDS }, (_, i) => freshKey(stores, `hol ${i}`)),
+    );
+    await upload(keys[0]!, csv, file.filename); // warm-up
+    const idle: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) idle.push(await upload(keys[i]!, csv, file.filename));
+
+    // Ten asynchronous 20,000-holder generations, accepted first (202), then the uploads meanwhile.
+    const generations = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const res = await fetch(`${BASE}/v1/files/generate`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${await freshKey(stores, `hol gen ${i}`)}`,
+            'content-type': 'application/json',
+            prefer: 'respond-async',
+          },
+          body: body(20_000, i + 1),
+        });
+        if (res.status !== 202) throw new Error(`generate answered ${res.status}`);
+        return ((await res.json()) as { file_id: string }).file_id;
+      }),
+    );
+    const loaded: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) loaded.push(await upload(keys[ROUNDS + i]!, csv, file.filename));
+    const pending = (
+      await prisma.fileRecord.findMany({ where: { id: { in: generations } }, select: { status: true } })
+    ).filter((f) => f.status === 'PROCESSING').length;
+    const ratio = median(loaded) / median(idle);
+    console.log(
+      `idle    median ${median(idle).toFixed(0)} ms (min ${Math.min(...idle).toFixed(0)}, max ${Math.max(...idle).toFixed(0)})`,
+    );
+    console.log(
+      `loaded  median ${median(loaded).toFixed(0)} ms (min ${Math.min(...loaded).toFixed(0)}, max ${Math.max(...loaded).toFixed(0)}); ${pending} of 10 generations still processing after the last upload`,
+    );
+    console.log(`loaded / idle = ${ratio.toFixed(2)} (target ≤ 1.5: ${ratio <= 1.5 ? 'met' : 'missed'})`);
+  } finally {
+    await stopProcess(worker);
+    await stopProcess(gateway);
+    await prisma.$disconnect();
+    await services.close();
+  }
+}
+
+main().catch((e: Error) => {
+  console.error(`bench failed: ${e.message}`);
+  process.exit(1);
+});
