@@ -35,6 +35,15 @@ describe('KeyCache', () => {
     expect(lookups).toBe(3);
   });
 
+  it('keeps at most maxEntries keys, forgetting the least recently used first', async () => {
+    const seen: string[] = [];
+    const cache = new KeyCache(60_000, () => 1, 2);
+    const lookup = (token: string) => Promise.resolve((seen.push(token), principal));
+    for (const token of ['a', 'b', 'a', 'c', 'a', 'b']) await cache.authenticate(token, lookup);
+    // c pushed b out (a was used after b), so b is looked up again; a never is.
+    expect(seen).toEqual(['a', 'b', 'c', 'b']);
+  });
+
   it('with a TTL of 0 looks up every time', async () => {
     let lookups = 0;
     const cache = new KeyCache(0, () => 0);
