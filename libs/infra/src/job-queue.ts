@@ -17,6 +17,9 @@ import { HealthChecks } from './health';
 /** The backoff type of ppfile's jobs: the worker computes it (retryDelayMs: exponential, capped). */
 export const BACKOFF_TYPE = 'ppfile';
 
+/** The longest pause between two looks at an upload's validation job. */
+const POLL_MAX_MS = 50;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -115,7 +118,9 @@ export class JobQueue {
         { jobId: `validate-${id}`, attempts: 2, removeOnFail: { age: 3600 } },
       );
       const deadline = Date.now() + wait.timeoutMs;
-      for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
+      // A client waits for this answer: polled every 50 ms at most (a job's state is one small read),
+      // so that the answer is not held back by the polling itself (it was up to 250 ms).
+      for (let pause = 10; ; pause = Math.min(pause * 2, POLL_MAX_MS)) {
         await sleep(pause);
         const current = await Job.fromId(this.validate, job.id!);
         if (!current) throw new DependencyUnavailableError('queue', 'the validation job was lost');
@@ -151,11 +156,10 @@ export class JobQueue {
     });
     legacy.on('error', () => undefined);
     try {
-      const exists = await this.redis.exists(
-        `${this.prefix}:${LEGACY_QUEUE_NAME}:meta`,
-        `${this.prefix}:${LEGACY_QUEUE_NAME}:id`,
-      );
-      if (!exists) return 0;
+      // The process may have just started: its connection is awaited, not assumed.
+      await legacy.waitUntilReady();
+      const [counts, schedulers] = await Promise.all([legacy.getJobCounts(), legacy.getJobSchedulers()]);
+      if (Object.values(counts).every((n) => !n) && schedulers.length === 0) return 0;
       await legacy.pause();
       let moved = 0;
       for (const job of await legacy.getJobs(['waiting', 'prioritized', 'delayed', 'active', 'failed'])) {
@@ -164,7 +168,7 @@ export class JobQueue {
         await this.enqueueGenerate((job.data as { fileId: string }).fileId);
         moved++;
       }
-      for (const scheduler of await legacy.getJobSchedulers()) await legacy.removeJobScheduler(scheduler.key);
+      for (const scheduler of schedulers) await legacy.removeJobScheduler(scheduler.key);
       await legacy.obliterate({ force: true });
       return moved;
     } finally {
