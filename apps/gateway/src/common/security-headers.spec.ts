@@ -9,13 +9,13 @@ import {
   securityHeaders,
 } from './security-headers';
 
-function run(path: string): Record<string, string> {
+function run(path: string, secure = false): Record<string, string> {
   const headers: Record<string, string> = {};
   const res = {
     setHeader: (name: string, value: string) => (headers[name.toLowerCase()] = value),
   } as unknown as Response;
   const next = jest.fn() as NextFunction;
-  securityHeaders()({ path } as Request, res, next);
+  securityHeaders()({ path, secure } as Request, res, next);
   expect(next).toHaveBeenCalledTimes(1);
   return headers;
 }
@@ -98,6 +98,33 @@ describe('securityHeaders', () => {
     ['/health/ready', false],
   ])('%s: Cache-Control no-store = %s', (path, noStore) => {
     expect(run(path)['cache-control']).toBe(noStore ? 'no-store' : undefined);
+  });
+
+  it('sends exactly these headers, with these values (nothing more from helmet)', () => {
+    expect(run('/v1/spec')).toEqual({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'content-security-policy': DATA_CSP,
+      'cache-control': 'no-store',
+    });
+    expect(Object.keys(run('/health/live')).sort()).toEqual([
+      'content-security-policy',
+      'cross-origin-opener-policy',
+      'cross-origin-resource-policy',
+      'referrer-policy',
+      'x-content-type-options',
+      'x-frame-options',
+    ]);
+  });
+
+  it('Strict-Transport-Security over TLS only, one year, without includeSubDomains', () => {
+    for (const path of ['/v1/spec', '/dashboard', '/health/live']) {
+      expect(run(path, true)['strict-transport-security']).toBe('max-age=31536000');
+      expect(run(path, false)['strict-transport-security']).toBeUndefined();
+    }
   });
 
   it('page and API prefixes match whole path segments only', () => {
