@@ -1,10 +1,6 @@
-import {
-  requestErrorMessage,
-  type Lang,
-  type MessageParams,
-  type RequestError,
-  type RequestErrorCode,
-} from '@ppfile/rules';
+import type { Lang, MessageParams, RequestError } from '@ppfile/rules';
+import type { RequestErrorCode } from './codes';
+import { requestErrorMessage } from './messages';
 
 /** The HTTP status of each error code of API.md §6. */
 export const REQUEST_ERROR_STATUS: Readonly<Record<RequestErrorCode, number>> = {
@@ -45,9 +41,9 @@ export function errorBody(
 }
 
 /**
- * The one HTTP error of ppfile (API.md §6). Its message comes from the catalogue of libs/rules in
- * the caller's language, with non-personal parameters only; a RequestError of the rules library
- * (already worded) becomes one with `ApiError.from`.
+ * The one HTTP error of ppfile (API.md §6). Its message comes from `requestErrorMessage` (the
+ * format's catalogue or the contract's) in the caller's language, with non-personal parameters only;
+ * a RequestError of the rules library (already worded) becomes one with `ApiError.from`.
  */
 export class ApiError extends Error {
   readonly status: number;

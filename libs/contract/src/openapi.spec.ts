@@ -1,12 +1,7 @@
 import Ajv from 'ajv';
-import {
-  parisDay,
-  parseDeclarationRequest,
-  REQUEST_ERROR_CODES,
-  RequestError,
-  validateDeclarations,
-} from '@ppfile/rules';
+import { parisDay, parseDeclarationRequest, RequestError, validateDeclarations } from '@ppfile/rules';
 import { testReferences, validBody } from '@ppfile/rules/testing/fixtures';
+import { REQUEST_ERROR_CODES } from './codes';
 import { REQUEST_ERROR_STATUS } from './errors';
 import { buildOpenApiDocument } from './openapi';
 import { OPENAPI_EXAMPLES } from './openapi-examples';

@@ -8,10 +8,9 @@ import {
   ISSUE_CODES,
   NORMALIZATION_RULES,
   REFERENCE_LIST_NAMES,
-  REQUEST_ERROR_CODES,
   SPEC_VERSIONS,
-  type RequestErrorCode,
 } from '@ppfile/rules';
+import { REQUEST_ERROR_CODES, type RequestErrorCode } from './codes';
 import { REQUEST_ERROR_STATUS } from './errors';
 import { FILE_STATUSES } from './files';
 import { OPENAPI_EXAMPLES } from './openapi-examples';

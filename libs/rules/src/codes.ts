@@ -43,27 +43,17 @@ export const ISSUE_CODES = [
 ] as const;
 export type IssueCode = (typeof ISSUE_CODES)[number];
 
-/** Codes of the HTTP error body (API.md §6): the rules library's and the gateway's. */
-export const REQUEST_ERROR_CODES = [
+/**
+ * The request errors the format itself raises (RequestError, API.md §6): a body that is not JSON, not
+ * the declaration shape, of an unknown spec version, over its row limit, or with invalid rows. The
+ * codes only HTTP knows (keys, quotas, files, media types, …) are the contract's (libs/contract
+ * REQUEST_ERROR_CODES, which lists these first).
+ */
+export const FORMAT_ERROR_CODES = [
   'INVALID_JSON',
   'INVALID_REQUEST',
   'UNSUPPORTED_SPEC_VERSION',
   'LINE_LIMIT_EXCEEDED',
   'VALIDATION_FAILED',
-  'MISSING_API_KEY',
-  'INVALID_API_KEY',
-  'NOT_FOUND',
-  'FILE_NOT_STORED',
-  'IDEMPOTENCY_KEY_REUSED',
-  'IDEMPOTENCY_IN_PROGRESS',
-  'FILE_NOT_AVAILABLE',
-  'FILE_EXPIRED',
-  'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'REQUEST_TIMEOUT',
-  'RATE_LIMIT_EXCEEDED',
-  'QUOTA_EXCEEDED',
-  'SERVICE_UNAVAILABLE',
-  'INTERNAL_ERROR',
 ] as const;
-export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
+export type FormatErrorCode = (typeof FORMAT_ERROR_CODES)[number];

@@ -3,8 +3,8 @@
  * a birth name or any other personal value.
  */
 import { generateFile } from './api';
-import { ISSUE_CODES, REQUEST_ERROR_CODES } from './codes';
-import { issueMessage, pickLang, requestErrorMessage } from './messages';
+import { FORMAT_ERROR_CODES, ISSUE_CODES } from './codes';
+import { formatErrorMessage, issueMessage, pickLang } from './messages';
 import { NIR_A, NIR_A_KEY, NIR_B, NIR_CORSICA } from './testing/fixtures';
 import {
   body,
@@ -43,9 +43,9 @@ describe('the catalogue', () => {
     expect(fr).not.toBe(en);
   });
 
-  it.each(REQUEST_ERROR_CODES)('request error %s has an English and a French message', (code) => {
-    const en = requestErrorMessage(code, 'en', { count: 2, limit: 50, expected: '2026-02' });
-    const fr = requestErrorMessage(code, 'fr', { count: 2, limit: 50, expected: '2026-02' });
+  it.each(FORMAT_ERROR_CODES)('request error %s has an English and a French message', (code) => {
+    const en = formatErrorMessage(code, 'en', { count: 2, limit: 50, expected: '2026-02' });
+    const fr = formatErrorMessage(code, 'fr', { count: 2, limit: 50, expected: '2026-02' });
     expect(en).not.toBe(fr);
   });
 });

@@ -1,8 +1,10 @@
-import type { IssueCode, RequestErrorCode } from './codes';
+import type { FormatErrorCode, IssueCode } from './codes';
 import { codePointName, type CharacterProblem } from './values/text';
 
 /**
- * The one message catalogue (English and French). Templates take only non-personal parameters:
+ * The format's message catalogue (English and French): its issues and the requests it refuses; the
+ * HTTP contract (libs/contract) words its own codes with the same shape, `MessageCatalogue`, and the
+ * same parameters. Templates take only non-personal parameters:
  * column names, limits, counts, list names, dates of deadlines. A NIR, a name or any other value of
  * a cell is never a parameter — messages cannot leak personal data by construction.
  */
@@ -20,7 +22,7 @@ export interface MessageParams {
   position?: number;
   deadline?: string;
   limit?: number;
-  /** `test`: a test key's monthly allowance of rows, not a plan's units (QUOTA_EXCEEDED). */
+  /** `test`: a test key's monthly allowance of rows, not a plan's units (libs/contract QUOTA_EXCEEDED). */
   mode?: 'live' | 'test';
   first_row?: number;
   detail?: string;
@@ -63,8 +65,13 @@ function reason(p: MessageParams, lang: Lang, prefix: string, suffix = ''): stri
   return p.reason ? `${prefix}${REASONS[p.reason][lang]}${suffix}` : '';
 }
 
-type Template = (p: MessageParams) => string;
-type Catalogue<K extends string> = Record<K, { en: Template; fr: Template }>;
+/** One message of a catalogue: its parameters in, its text out. */
+export type MessageTemplate = (p: MessageParams) => string;
+/**
+ * The shape of every catalogue of codes, this library's and the HTTP contract's (libs/contract):
+ * one template per code and language.
+ */
+export type MessageCatalogue<K extends string> = Record<K, { en: MessageTemplate; fr: MessageTemplate }>;
 
 const LIST_NAMES_FR: Record<string, string> = {
   rome: 'ROME',
@@ -79,7 +86,7 @@ const LIST_NAMES_EN: Record<string, string> = {
   rs: 'RS (Répertoire spécifique)',
 };
 
-const ISSUE_MESSAGES: Catalogue<IssueCode> = {
+const ISSUE_MESSAGES: MessageCatalogue<IssueCode> = {
   EMPTY_FILE: {
     en: () => 'The file is empty: it has no header line.',
     fr: () => "Le fichier est vide : il n'a pas de ligne d'en-tête.",
@@ -293,7 +300,7 @@ function characterMessage(p: MessageParams, lang: Lang): string {
     : `${p.column} contient un caractère que le fichier ne peut pas contenir (« | », un saut de ligne, un caractère de contrôle, invisible ou de mise en forme, ou un texte abîmé).`;
 }
 
-function codeMessage(): { en: Template; fr: Template } {
+function codeMessage(): { en: MessageTemplate; fr: MessageTemplate } {
   return {
     en: (p) =>
       p.detail === 'format'
@@ -306,7 +313,8 @@ function codeMessage(): { en: Template; fr: Template } {
   };
 }
 
-const REQUEST_MESSAGES: Catalogue<RequestErrorCode> = {
+/** The requests the format refuses (FORMAT_ERROR_CODES); the HTTP contract words its own codes. */
+const FORMAT_ERROR_MESSAGES: MessageCatalogue<FormatErrorCode> = {
   INVALID_JSON: {
     en: () => 'The request body is not valid JSON.',
     fr: () => "Le corps de la requête n'est pas du JSON valide.",
@@ -331,101 +339,15 @@ const REQUEST_MESSAGES: Catalogue<RequestErrorCode> = {
     fr: (p) =>
       `Aucun fichier produit : ${p.count} ligne${p.count === 1 ? ' est invalide' : 's sont invalides'} (voir details.errors).`,
   },
-  MISSING_API_KEY: {
-    en: () => 'Send your API key in the header "Authorization: Bearer <API_KEY>".',
-    fr: () => "Envoyez votre clé d'API dans l'en-tête « Authorization: Bearer <API_KEY> ».",
-  },
-  INVALID_API_KEY: {
-    en: () => 'The API key is unknown, malformed or revoked.',
-    fr: () => "La clé d'API est inconnue, mal formée ou révoquée.",
-  },
-  NOT_FOUND: {
-    en: () => 'No such resource for this API key.',
-    fr: () => "Aucune ressource de ce nom pour cette clé d'API.",
-  },
-  FILE_NOT_STORED: {
-    en: () => 'This file was generated with store: false; it has no download.',
-    fr: () => "Ce fichier a été généré avec store: false ; il n'a pas de téléchargement.",
-  },
-  IDEMPOTENCY_KEY_REUSED: {
-    en: () => 'This Idempotency-Key was already used with a different request body.',
-    fr: () => 'Cette Idempotency-Key a déjà servi avec un autre corps de requête.',
-  },
-  IDEMPOTENCY_IN_PROGRESS: {
-    en: () => 'A request with this Idempotency-Key is still running; retry when it has finished.',
-    fr: () =>
-      'Une requête avec cette Idempotency-Key est encore en cours ; réessayez quand elle sera terminée.',
-  },
-  FILE_NOT_AVAILABLE: {
-    en: (p) =>
-      p.expected === 'failed'
-        ? 'The file is not available: its generation failed (see GET /v1/files/{id}).'
-        : 'The file is not available yet: it is still being generated. Retry after the delay given by Retry-After.',
-    fr: (p) =>
-      p.expected === 'failed'
-        ? "Le fichier n'est pas disponible : sa génération a échoué (voir GET /v1/files/{id})."
-        : "Le fichier n'est pas encore disponible : sa génération est en cours. Réessayez après le délai indiqué par Retry-After.",
-  },
-  FILE_EXPIRED: {
-    en: (p) => `The file has expired (retention ${p.limit} h); it has been or will be deleted.`,
-    fr: (p) => `Le fichier a expiré (conservation ${p.limit} h) ; il est ou sera supprimé.`,
-  },
-  PAYLOAD_TOO_LARGE: {
-    en: (p) => `The request body or file is over ${p.limit} bytes.`,
-    fr: (p) => `Le corps de la requête ou le fichier dépasse ${p.limit} octets.`,
-  },
-  UNSUPPORTED_MEDIA_TYPE: {
-    en: (p) =>
-      p.detail === 'content-encoding'
-        ? `Content-Encoding must be one of: ${p.expected}.`
-        : `Content-Type must be ${p.expected}.`,
-    fr: (p) =>
-      p.detail === 'content-encoding'
-        ? `Le Content-Encoding doit être l'un de : ${p.expected}.`
-        : `Le Content-Type doit être ${p.expected}.`,
-  },
-  REQUEST_TIMEOUT: {
-    en: (p) =>
-      `The request body did not arrive in time: within ${p.limit} s, and at ${p.count} bytes a second at least after the first seconds. Nothing was counted.`,
-    fr: (p) =>
-      `Le corps de la requête n'est pas arrivé à temps : en ${p.limit} s au plus, et à ${p.count} octets par seconde au moins après les premières secondes. Rien n'a été compté.`,
-  },
-  RATE_LIMIT_EXCEEDED: {
-    en: (p) => `Too many requests: at most ${p.limit} a minute; retry in ${p.count} s.`,
-    fr: (p) => `Trop de requêtes : ${p.limit} par minute au plus ; réessayez dans ${p.count} s.`,
-  },
-  QUOTA_EXCEEDED: {
-    en: (p) =>
-      p.mode === 'test'
-        ? `The monthly allowance of ${p.limit} rows for this organization's test keys would be exceeded (${p.count} requested); nothing was counted.`
-        : `The monthly quota of ${p.limit} units would be exceeded (${p.count} requested); nothing was counted.`,
-    fr: (p) =>
-      p.mode === 'test'
-        ? `L'allocation mensuelle de ${p.limit} lignes des clés de test de l'organisation serait dépassée (${p.count} demandées) ; rien n'a été compté.`
-        : `Le quota mensuel de ${p.limit} unités serait dépassé (${p.count} demandées) ; rien n'a été compté.`,
-  },
-  SERVICE_UNAVAILABLE: {
-    en: (p) =>
-      p.detail === 'busy'
-        ? 'The gateway holds as many request bodies as its memory allows; nothing was counted or kept. Retry after Retry-After seconds.'
-        : 'A dependency of the service is unavailable; nothing was counted or kept. Retry later.',
-    fr: (p) =>
-      p.detail === 'busy'
-        ? "La passerelle tient déjà autant de corps de requête que sa mémoire le permet ; rien n'a été compté ni conservé. Réessayez après Retry-After secondes."
-        : "Une dépendance du service est indisponible ; rien n'a été compté ni conservé. Réessayez plus tard.",
-  },
-  INTERNAL_ERROR: {
-    en: () => 'An unexpected error occurred; nothing was counted or kept.',
-    fr: () => "Une erreur inattendue s'est produite ; rien n'a été compté ni conservé.",
-  },
 };
 
 export function issueMessage(code: IssueCode, lang: Lang, params: MessageParams): string {
   return ISSUE_MESSAGES[code][lang](params);
 }
 
-export function requestErrorMessage(code: RequestErrorCode, lang: Lang, params: MessageParams): string {
-  return REQUEST_MESSAGES[code][lang](params);
+/** The message of a request the format refuses (libs/contract `requestErrorMessage` words them all). */
+export function formatErrorMessage(code: FormatErrorCode, lang: Lang, params: MessageParams): string {
+  return FORMAT_ERROR_MESSAGES[code][lang](params);
 }
 
 /** Picks the message language from an Accept-Language header or a --lang flag; English by default. */
@@ -435,7 +357,11 @@ export function pickLang(value: string | undefined | null): Lang {
   return first === 'fr' || first.startsWith('fr-') ? 'fr' : 'en';
 }
 
-/** Messages for the structure problems listed in details.fields of INVALID_REQUEST. */
+/**
+ * Messages for the structure problems of a body that the format finds, listed in details.fields of
+ * INVALID_REQUEST; the HTTP contract adds those of headers, paths and forms (libs/contract
+ * REQUEST_FIELD_PROBLEMS).
+ */
 export const FIELD_PROBLEMS = {
   required: { en: 'is required', fr: 'est obligatoire' },
   unknown: { en: 'is not a known field', fr: "n'est pas un champ connu" },
@@ -450,30 +376,5 @@ export const FIELD_PROBLEMS = {
   /** Followed by `min to max` (`range_to` between them). */
   range: { en: 'must be an integer from', fr: 'doit être un entier de' },
   range_to: { en: 'to', fr: 'à' },
-  idempotency_key: { en: '1 to 255 printable ASCII characters', fr: '1 à 255 caractères ASCII imprimables' },
-  /** Followed by the limit (the gateway's bound on a JSON body's nesting). */
-  too_deep: {
-    en: 'is nested too deeply; maximum nesting depth of objects and arrays:',
-    fr: "est imbriqué trop profondément ; profondeur maximale d'imbrication des objets et tableaux :",
-  },
-  /** A request path whose percent-encoding does not decode to UTF-8 (`%E0%A4%A`). */
-  percent_encoding: {
-    en: 'holds a broken percent-encoding (a % not followed by two hex digits, or bytes that are not UTF-8)',
-    fr: "contient un encodage-pourcent invalide (un % non suivi de deux chiffres hexadécimaux, ou des octets qui ne sont pas de l'UTF-8)",
-  },
-  /** The parts of a multipart/form-data upload (POST /v1/files/validate). */
-  multipart_unreadable: {
-    en: 'is not a readable multipart/form-data body (boundary, part headers or end of form)',
-    fr: "n'est pas un corps multipart/form-data lisible (délimiteur, en-têtes de partie ou fin du formulaire)",
-  },
-  multipart_too_long: { en: 'is too long (at most 1,024 bytes)', fr: 'est trop long (1 024 octets au plus)' },
-  multipart_too_many: {
-    en: 'too many parts: one file and at most 10 fields',
-    fr: 'trop de parties : un fichier et 10 champs au plus',
-  },
-  multipart_second_file: {
-    en: 'only one file is taken, in the field "file"',
-    fr: 'un seul fichier est accepté, dans le champ « file »',
-  },
 } as const;
 export type FieldProblem = keyof typeof FIELD_PROBLEMS;

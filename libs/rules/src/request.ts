@@ -1,7 +1,7 @@
-import type { RequestErrorCode } from './codes';
+import type { FormatErrorCode } from './codes';
 import {
   FIELD_PROBLEMS,
-  requestErrorMessage,
+  formatErrorMessage,
   type FieldProblem,
   type Lang,
   type MessageParams,
@@ -19,12 +19,12 @@ import { findSpec } from './spec';
 import type { Declarant, FileType, SpecVersion } from './spec/types';
 
 /**
- * A request the format refuses before (or instead of) a validation response: its code (API.md §6)
- * and a message from the catalogue. What status answers it is the HTTP contract's (libs/contract).
+ * A request the format refuses before (or instead of) a validation response: its code (one of
+ * FORMAT_ERROR_CODES, API.md §6) and a message from the catalogue. What status answers it is the HTTP contract's (libs/contract).
  */
 export class RequestError extends Error {
   constructor(
-    readonly code: RequestErrorCode,
+    readonly code: FormatErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
   ) {
@@ -33,12 +33,12 @@ export class RequestError extends Error {
   }
 
   static of(
-    code: RequestErrorCode,
+    code: FormatErrorCode,
     lang: Lang,
     params: MessageParams,
     details?: Record<string, unknown>,
   ): RequestError {
-    return new RequestError(code, requestErrorMessage(code, lang, params), details);
+    return new RequestError(code, formatErrorMessage(code, lang, params), details);
   }
 }
 

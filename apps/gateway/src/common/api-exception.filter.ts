@@ -1,8 +1,15 @@
 import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiError, errorBody, REQUEST_ERROR_STATUS, type ErrorBody } from '@ppfile/contract';
+import {
+  ApiError,
+  errorBody,
+  REQUEST_ERROR_STATUS,
+  requestErrorMessage,
+  type ErrorBody,
+  type RequestErrorCode,
+} from '@ppfile/contract';
 import { framesOf, isDependencyDown } from '@ppfile/infra';
-import { CURRENT_LIMITS, RequestError, requestErrorMessage, type RequestErrorCode } from '@ppfile/rules';
+import { CURRENT_LIMITS, RequestError } from '@ppfile/rules';
 import type { GatewayRequest } from './request-context';
 
 /** Seconds a client should wait before retrying after a 503 (a dependency is down). */

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import express, { type NextFunction, type Response } from 'express';
 import request from 'supertest';
-import { FIELD_PROBLEMS, pickLang, requestErrorMessage } from '@ppfile/rules';
+import { REQUEST_FIELD_PROBLEMS, requestErrorMessage } from '@ppfile/contract';
+import { pickLang } from '@ppfile/rules';
 import { jsonBody, MAX_JSON_DEPTH, tooDeepPath } from './json-body.middleware';
 import type { GatewayRequest } from './request-context';
 
@@ -70,7 +71,7 @@ function expectTooDeep(res: request.Response, field: string, lang: 'en' | 'fr' =
       code: 'INVALID_REQUEST',
       message: requestErrorMessage('INVALID_REQUEST', lang, { count: 1 }),
       details: {
-        fields: [{ field, message: `${FIELD_PROBLEMS.too_deep[lang]} ${MAX_JSON_DEPTH}` }],
+        fields: [{ field, message: `${REQUEST_FIELD_PROBLEMS.too_deep[lang]} ${MAX_JSON_DEPTH}` }],
         field_count: 1,
       },
       request_id: 'req_test',

@@ -1,6 +1,6 @@
 import { raw, type NextFunction, type Response } from 'express';
-import { ApiError } from '@ppfile/contract';
-import { CURRENT_LIMITS, FIELD_PROBLEMS, type RequestErrorCode } from '@ppfile/rules';
+import { ApiError, REQUEST_FIELD_PROBLEMS, type RequestErrorCode } from '@ppfile/contract';
+import { CURRENT_LIMITS } from '@ppfile/rules';
 import { sendApiError } from './api-exception.filter';
 import { jsonText } from './json-text';
 import type { GatewayRequest } from './request-context';
@@ -75,7 +75,7 @@ export function jsonBody(options: { deferAbove?: number } = {}) {
       const deep = tooDeepPath(req.body);
       if (deep === null) return next();
       const fields = [
-        { field: deep, message: `${FIELD_PROBLEMS.too_deep[req.lang ?? 'en']} ${MAX_JSON_DEPTH}` },
+        { field: deep, message: `${REQUEST_FIELD_PROBLEMS.too_deep[req.lang ?? 'en']} ${MAX_JSON_DEPTH}` },
       ];
       return fail(req, res, 'INVALID_REQUEST', { fields, field_count: fields.length });
     });

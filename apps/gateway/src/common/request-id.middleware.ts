@@ -1,6 +1,6 @@
 import type { NextFunction, Response } from 'express';
-import { ApiError, newRequestId } from '@ppfile/contract';
-import { FIELD_PROBLEMS, pickLang } from '@ppfile/rules';
+import { ApiError, newRequestId, REQUEST_FIELD_PROBLEMS } from '@ppfile/contract';
+import { pickLang } from '@ppfile/rules';
 import { sendApiError } from './api-exception.filter';
 import type { GatewayRequest } from './request-context';
 
@@ -24,7 +24,7 @@ export function wellFormedPath(req: GatewayRequest, res: Response, next: NextFun
   try {
     decodeURIComponent(req.path);
   } catch {
-    const fields = [{ field: '(path)', message: FIELD_PROBLEMS.percent_encoding[req.lang] }];
+    const fields = [{ field: '(path)', message: REQUEST_FIELD_PROBLEMS.percent_encoding[req.lang] }];
     sendApiError(req, res, new ApiError('INVALID_REQUEST', { count: 1 }, { fields, field_count: 1 }));
     return;
   }

@@ -12,8 +12,8 @@ import {
   UploadedFile,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { FIELD_PROBLEMS, type FileValidationResponse } from '@ppfile/rules';
-import { ApiError } from '@ppfile/contract';
+import type { FileValidationResponse } from '@ppfile/rules';
+import { ApiError, REQUEST_FIELD_PROBLEMS } from '@ppfile/contract';
 import type { GatewayRequest } from '../common/request-context';
 import { FileReader, PROCESSING_RETRY_AFTER_SECONDS } from './file-reader';
 import { GenerateService } from './generate.service';
@@ -42,7 +42,7 @@ export class FilesController {
         'INVALID_REQUEST',
         { count: 1 },
         {
-          fields: [{ field: 'Idempotency-Key', message: FIELD_PROBLEMS.idempotency_key[req.lang] }],
+          fields: [{ field: 'Idempotency-Key', message: REQUEST_FIELD_PROBLEMS.idempotency_key[req.lang] }],
           field_count: 1,
         },
       );

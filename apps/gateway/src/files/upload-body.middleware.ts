@@ -1,7 +1,6 @@
 import type { NextFunction, Response } from 'express';
 import multer from 'multer';
-import { ApiError } from '@ppfile/contract';
-import { FIELD_PROBLEMS, type FieldProblem } from '@ppfile/rules';
+import { ApiError, REQUEST_FIELD_PROBLEMS, type RequestFieldProblem } from '@ppfile/contract';
 import { sendApiError } from '../common/api-exception.filter';
 import { MAX_BODY_BYTES } from '../common/json-body.middleware';
 import type { GatewayRequest } from '../common/request-context';
@@ -56,13 +55,13 @@ export function uploadBody(req: GatewayRequest, res: Response, next: NextFunctio
         new ApiError('PAYLOAD_TOO_LARGE', { limit: MAX_BODY_BYTES }, {}, { Connection: 'close' }),
       );
     const [field, problem] = formProblem(e);
-    const fields = [{ field, message: FIELD_PROBLEMS[problem][req.lang ?? 'en'] }];
+    const fields = [{ field, message: REQUEST_FIELD_PROBLEMS[problem][req.lang ?? 'en'] }];
     refuse(req, res, new ApiError('INVALID_REQUEST', { count: 1 }, { fields, field_count: 1 }));
   });
 }
 
 /** The part a multer or busboy error is about, and what is wrong with it. */
-function formProblem(e: { code?: string; field?: string }): [string, FieldProblem] {
+function formProblem(e: { code?: string; field?: string }): [string, RequestFieldProblem] {
   const field = e.field ?? '(body)';
   switch (e.code) {
     case 'LIMIT_FIELD_VALUE':

@@ -1,14 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError } from '@ppfile/contract';
+import { ApiError, REQUEST_FIELD_PROBLEMS } from '@ppfile/contract';
 import { Clock, JobQueue } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
-import {
-  createCsvValidator,
-  FIELD_PROBLEMS,
-  parisDay,
-  type FileValidationResponse,
-  type Lang,
-} from '@ppfile/rules';
+import { createCsvValidator, parisDay, type FileValidationResponse, type Lang } from '@ppfile/rules';
 import type { Principal } from '../common/request-context';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { rowLimit } from '../limits/row-limit';
@@ -53,12 +47,16 @@ export class UploadValidation {
   }): Promise<FileValidationResponse> {
     const { principal, lang, upload, fields } = input;
     const problems: { field: string; message: string }[] = [];
-    if (!upload) problems.push({ field: 'file', message: FIELD_PROBLEMS.required[lang] });
+    if (!upload) problems.push({ field: 'file', message: REQUEST_FIELD_PROBLEMS.required[lang] });
     for (const name of Object.keys(fields))
-      if (!UPLOAD_FIELDS.has(name)) problems.push({ field: name, message: FIELD_PROBLEMS.unknown[lang] });
+      if (!UPLOAD_FIELDS.has(name))
+        problems.push({ field: name, message: REQUEST_FIELD_PROBLEMS.unknown[lang] });
     const strict = fields.strict_references;
     if (strict !== undefined && strict !== 'true' && strict !== 'false') {
-      problems.push({ field: 'strict_references', message: `${FIELD_PROBLEMS.one_of[lang]}: true, false` });
+      problems.push({
+        field: 'strict_references',
+        message: `${REQUEST_FIELD_PROBLEMS.one_of[lang]}: true, false`,
+      });
     }
     if (problems.length || !upload) {
       throw new ApiError(

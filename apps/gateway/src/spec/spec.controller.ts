@@ -1,9 +1,8 @@
-import { ApiError } from '@ppfile/contract';
+import { ApiError, REQUEST_FIELD_PROBLEMS } from '@ppfile/contract';
 import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import {
   CURRENT_SPEC_VERSION,
   describeSpec,
-  FIELD_PROBLEMS,
   findSpec,
   REFERENCE_LIST_NAMES,
   searchReferences,
@@ -41,7 +40,7 @@ export class SpecController {
     if (!REFERENCE_LIST_NAMES.includes(list as ReferenceListName)) throw new ApiError('NOT_FOUND');
     const n = limit === undefined ? undefined : Number(limit);
     if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > 500)) {
-      const message = `${FIELD_PROBLEMS.range[req.lang]} 1 ${FIELD_PROBLEMS.range_to[req.lang]} 500`;
+      const message = `${REQUEST_FIELD_PROBLEMS.range[req.lang]} 1 ${REQUEST_FIELD_PROBLEMS.range_to[req.lang]} 500`;
       throw new ApiError(
         'INVALID_REQUEST',
         { count: 1 },
