@@ -17,6 +17,12 @@ export interface ValidateTask {
   today: number;
 }
 
+/**
+ * How the message of an error thrown by a rules thread begins (rules.worker.ts, followed by the
+ * class only): the pool tells it from a thread that died.
+ */
+export const THREAD_FAILED = 'rules thread failed';
+
 /** What a task ends with, as plain data (it crosses a thread boundary). */
 export type TaskOutcome =
   | { ok: true; response: DeclarationValidationResponse }

@@ -1,20 +1,23 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { ReferenceDirectory } from '@ppfile/refdata';
-import { runValidateTask, type ValidateTask } from './rules-task';
+import { runValidateTask, THREAD_FAILED, type TaskOutcome, type ValidateTask } from './rules-task';
 
 /**
- * A thread of the gateway's rules pool (RulesPool): validates large declaration bodies off the
- * event loop that serves every other request. Holds its own reference lists (loaded once).
+ * A thread of the gateway's rules pool (RulesPool, a piscina pool): validates large declaration
+ * bodies off the event loop that serves every other request. Holds its own reference lists
+ * (loaded once per thread).
  */
 const references = new ReferenceDirectory(
   (workerData as { referenceDataDir: string | null }).referenceDataDir,
 );
 
-parentPort!.on('message', (message: { id: number; task: ValidateTask }) => {
+/** What piscina calls with each task. */
+export default function validateInThread(task: ValidateTask): TaskOutcome {
   try {
-    parentPort!.postMessage({ id: message.id, outcome: runValidateTask(message.task, references) });
+    return runValidateTask(task, references);
   } catch (e) {
-    // Only the class: a message could quote the request.
-    parentPort!.postMessage({ id: message.id, failure: (e as Error).name ?? 'Error' });
+    // Only the class crosses to the event loop, not the error itself: its message could quote the request.
+    // eslint-disable-next-line preserve-caught-error
+    throw new Error(`${THREAD_FAILED}: ${(e as Error).name ?? 'Error'}`);
   }
-});
+}

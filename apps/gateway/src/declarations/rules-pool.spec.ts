@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { ReferenceDirectory } from '@ppfile/refdata';
+import { RequestError } from '@ppfile/rules';
+import type { GatewayConfig } from '../config';
+import { RulesPool } from './rules-pool';
+import { THREAD_FAILED, type ValidateTask } from './rules-task';
+
+/**
+ * The pool's own behaviour, with a stand-in thread script (plain JavaScript, as the compiled
+ * rules.worker.js is): what the body says decides what the thread does.
+ */
+const STAND_IN = `
+const { threadId, workerData } = require('node:worker_threads');
+module.exports = (task) => {
+  const text = Buffer.from(task.body).toString('utf8');
+  if (text === 'exit') process.exit(3);
+  if (text === 'fail') throw new Error('${THREAD_FAILED}: TypeError');
+  if (text === 'refuse') {
+    const details = { max: task.maxRows };
+    return { ok: false, refused: { code: 'LINE_LIMIT_EXCEEDED', message: 'too many', details } };
+  }
+  return { ok: true, response: { text, threadId, dir: workerData.referenceDataDir } };
+};
+`;
+
+let dir: string;
+let script: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'rules-pool-'));
+  script = path.join(dir, 'stand-in.worker.js');
+  writeFileSync(script, STAND_IN);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+class StandInPool extends RulesPool {
+  protected override workerScript(): string {
+    return script;
+  }
+}
+
+const config = (rulesThreads: number) => ({ rulesThreads, referenceDataDir: '/lists' }) as GatewayConfig;
+const task = (text: string): ValidateTask => ({
+  body: new Uint8Array(Buffer.from(text)),
+  lang: 'en',
+  maxRows: 7,
+  today: 20261130,
+});
+type Echo = { text: string; threadId: number; dir: string };
+
+describe('RulesPool', () => {
+  let pool: RulesPool;
+  afterEach(async () => {
+    await pool?.onApplicationShutdown();
+  });
+
+  it('runs tasks in RULES_THREADS threads, with the configured reference directory', async () => {
+    pool = new StandInPool(new ReferenceDirectory(null), config(2));
+    expect(pool.threads).toBe(2);
+    const answers = (await Promise.all(
+      ['a', 'b', 'c', 'd'].map((t) => pool.validate(task(t))),
+    )) as unknown as Echo[];
+    expect(answers.map((a) => a.text)).toEqual(['a', 'b', 'c', 'd']);
+    expect(answers.every((a) => a.threadId > 0 && a.dir === '/lists')).toBe(true);
+    expect(new Set(answers.map((a) => a.threadId)).size).toBeLessThanOrEqual(2);
+  });
+
+  it('transfers the body when it owns its memory, copies a view of a larger buffer', async () => {
+    pool = new StandInPool(new ReferenceDirectory(null), config(1));
+    const owned = task('owned');
+    await pool.validate(owned);
+    expect(owned.body.byteLength).toBe(0); // detached: it moved to the thread
+    const shared = Buffer.from('xxsharedxx');
+    const view = { ...task(''), body: shared.subarray(2, 8) };
+    expect(((await pool.validate(view)) as unknown as Echo).text).toBe('shared');
+    expect(shared.toString()).toBe('xxsharedxx');
+  });
+
+  it("re-throws a thread's refusal as the RequestError the inline path throws", async () => {
+    pool = new StandInPool(new ReferenceDirectory(null), config(1));
+    const refused = await pool.validate(task('refuse')).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RequestError);
+    expect(refused).toMatchObject({ code: 'LINE_LIMIT_EXCEEDED', message: 'too many', details: { max: 7 } });
+    await expect(pool.validate(task('fail'))).rejects.toThrow(`${THREAD_FAILED}: TypeError`);
+  });
+
+  it('a thread that dies fails its request only, and is replaced', async () => {
+    pool = new StandInPool(new ReferenceDirectory(null), config(1));
+    const before = (await pool.validate(task('a'))) as unknown as Echo;
+    await expect(pool.validate(task('exit'))).rejects.toThrow('rules thread died');
+    const after = (await pool.validate(task('b'))) as unknown as Echo;
+    expect(after.text).toBe('b');
+    expect(after.threadId).not.toBe(before.threadId);
+  });
+
+  it('runs inline with RULES_THREADS=0, and without a compiled thread script', async () => {
+    for (const p of [
+      new StandInPool(new ReferenceDirectory(null), config(0)),
+      new RulesPool(new ReferenceDirectory(null), config(2)),
+    ]) {
+      pool = p;
+      expect(pool.threads).toBe(0);
+      await expect(pool.validate(task('{'))).rejects.toMatchObject({ code: 'INVALID_JSON' });
+    }
+  });
+});
