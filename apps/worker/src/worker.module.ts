@@ -6,6 +6,7 @@ import { JOB_NAMES, MAX_STALLED_COUNT, queueOf, retryDelayMs, type QueueName } f
 import { WORKER_CONFIG, type WorkerConfig } from './config';
 import { HealthServer } from './health-server';
 import { GenerateProcessor } from './processors/generate.processor';
+import { GenerationPool } from './processors/generation-pool';
 import type { JobHost } from './processors/job-host';
 import { SweepProcessor } from './processors/sweep.processor';
 import { ValidateFileProcessor } from './processors/validate-file.processor';
@@ -32,6 +33,7 @@ export class WorkerModule {
       imports: [InfraModule.forRoot({ services: config, databasePoolMax: config.databasePoolMax, logger })],
       providers: [
         { provide: WORKER_CONFIG, useValue: config },
+        GenerationPool,
         ...PROCESSOR_CLASSES.map((cls) => configured(cls, config)),
         // Health first: its port answers (not ready) while the queues connect.
         HealthServer,

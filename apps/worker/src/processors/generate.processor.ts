@@ -5,6 +5,7 @@ import { FileStore } from '@ppfile/db';
 import { Clock, isDependencyDown } from '@ppfile/infra';
 import { failUnfinishable, FileLifecycle, runGeneration, type GenerateJobData } from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
+import { GenerationPool } from './generation-pool';
 import { JobHost } from './job-host';
 
 /**
@@ -21,6 +22,7 @@ export class GenerateProcessor extends JobHost {
     @Inject(FileStore) private readonly files: FileStore,
     @Inject(ReferenceDirectory) private readonly references: ReferenceDirectory,
     @Inject(Clock) private readonly clock: Clock,
+    @Inject(GenerationPool) private readonly threads: GenerationPool,
   ) {
     super();
   }
@@ -32,6 +34,7 @@ export class GenerateProcessor extends JobHost {
     const final = await runGeneration(this.lifecycle, record, {
       references: (v) => this.references.lists(v),
       now: () => this.clock.now(),
+      generate: (task) => this.threads.generate(task),
     });
     return { status: final.status, rows: final.rows };
   }
