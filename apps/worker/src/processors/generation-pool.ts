@@ -31,7 +31,12 @@ export class GenerationPool implements OnApplicationShutdown {
           workerData: { referenceDataDir: config.referenceDataDir },
         })
       : null;
-    if (this.pool) new Logger('worker').log(`${threads} generation thread(s)`);
+    if (this.pool) {
+      const logger = new Logger('worker');
+      logger.log(`${threads} generation thread(s)`);
+      // A thread that dies between tasks: piscina replaces it; without a listener the event would end the process.
+      this.pool.on('error', (e: Error) => logger.warn({ err_name: e?.name }, 'generation thread died'));
+    }
   }
 
   async generate(task: GenerationTask): Promise<GenerationOutcome> {
