@@ -10,49 +10,11 @@
  * Run: npm run bench:headofline
  */
 import { createPrismaClient, createStores, migrate, type Stores } from '@ppfile/db';
-import { ROME_CODES, SIRET_A } from '@ppfile/rules/testing/fixtures';
-import { benchServices, DB_URL, GATEWAY, startProcess, stopProcess, WORKER } from './support';
+import { benchServices, DB_URL, GATEWAY, sessionsBody, startProcess, stopProcess, WORKER } from './support';
 
 const PORT = 3871;
 const BASE = `http://127.0.0.1:${PORT}`;
 const ROUNDS = 9;
-
-function body(holders: number, seed: number, store = true): string {
-  const declarations = [];
-  for (let d = 0; d * 500 < holders; d++) {
-    const list = [];
-    for (let h = 0; h < 500 && d * 500 + h < holders; h++) {
-      const n = d * 500 + h;
-      list.push({
-        unique_id: `H${seed}-${d}-${n}`,
-        nir: `${1 + (n % 2)}${String(60 + (n % 40)).padStart(2, '0')}${String(1 + (n % 12)).padStart(2, '0')}75${String(100 + (n % 800)).padStart(3, '0')}${String(1 + (n % 998)).padStart(3, '0')}`,
-        birth_name: `NOM-${n % 997}`,
-        employer_siret: SIRET_A,
-        validity_start: '15/09/2026',
-      });
-    }
-    declarations.push({
-      id: `H${seed}-${d}`,
-      reference: `Session ${d}`,
-      transferable_skills: ROME_CODES.slice(0, 3),
-      training: {
-        name: 'Sauveteur secouriste du travail',
-        start_date: '14/09/2026',
-        end_date: '15/09/2026',
-        certifying: false,
-        formacodes: ['42829'],
-        nsf_codes: ['344r'],
-      },
-      holders: list,
-    });
-  }
-  return JSON.stringify({
-    type: 'adf',
-    declarant: 'training_organization',
-    declarations,
-    options: { store },
-  });
-}
 
 async function freshKey(stores: Stores, name: string): Promise<string> {
   const org = await stores.organizations.createOrganization({ name, plan: 'business' });
@@ -95,7 +57,7 @@ async function main(): Promise<void> {
         authorization: `Bearer ${await freshKey(stores, 'hol csv')}`,
         'content-type': 'application/json',
       },
-      body: body(13_000, 0, false),
+      body: sessionsBody(13_000, 0, { store: false }),
     });
     const file = (await made.json()) as { content: string; filename: string };
     const csv = Buffer.from(file.content, 'utf8');
@@ -104,7 +66,7 @@ async function main(): Promise<void> {
     console.log(
       `ppfile head-of-line benchmark — Node ${process.version}; one gateway and one worker (default settings); an upload of ${(csv.length / 1024 / 1024).toFixed(2)} MiB (threshold 2 MiB), ${ROUNDS} times`,
     );
-    const bodies = Array.from({ length: 10 }, (_, i) => body(20_000, i + 1));
+    const bodies = Array.from({ length: 10 }, (_, i) => sessionsBody(20_000, i + 1));
     const keys = await Promise.all(
       Array.from({ length: 2 * ROUNDS }, (_, i) => freshKey(stores, `hol ${i}`)),
     );

@@ -18,7 +18,6 @@ import { Redis } from 'ioredis';
 import { createPrismaClient, createStores, migrate, type Stores } from '@ppfile/db';
 import { redisOptions } from '@ppfile/infra';
 
-import { ROME_CODES, SIRET_A } from '@ppfile/rules/testing/fixtures';
 import {
   benchServices,
   cpuSeconds,
@@ -26,43 +25,12 @@ import {
   DB_URL,
   GATEWAY,
   REDIS_URL,
+  sessionsBody,
   startProcess,
   WORKER,
 } from './support';
 
 const PREFIX = `bench-${process.pid}`;
-
-function body(holders: number, seed: number): string {
-  const declarations = [];
-  for (let d = 0; d * 500 < holders; d++) {
-    const list = [];
-    for (let h = 0; h < 500 && d * 500 + h < holders; h++) {
-      const n = d * 500 + h;
-      list.push({
-        unique_id: `S${seed}-${d}-${n}`,
-        nir: `${1 + (n % 2)}${String(60 + (n % 40)).padStart(2, '0')}${String(1 + (n % 12)).padStart(2, '0')}75${String(100 + (n % 800)).padStart(3, '0')}${String(1 + (n % 998)).padStart(3, '0')}`,
-        birth_name: `NOM-${n % 997}`,
-        employer_siret: SIRET_A,
-        validity_start: '15/09/2026',
-      });
-    }
-    declarations.push({
-      id: `S${seed}-${d}`,
-      reference: `Session ${d}`,
-      transferable_skills: ROME_CODES.slice(0, 3),
-      training: {
-        name: 'Sauveteur secouriste du travail',
-        start_date: '14/09/2026',
-        end_date: '15/09/2026',
-        certifying: false,
-        formacodes: ['42829'],
-        nsf_codes: ['344r'],
-      },
-      holders: list,
-    });
-  }
-  return JSON.stringify({ type: 'adf', declarant: 'training_organization', declarations });
-}
 
 async function post(
   url: string,
@@ -110,7 +78,7 @@ async function main(): Promise<void> {
     children.push(inProcess, queued);
 
     // (1) one 50,000-holder generation, each path measured 3 times (a fresh organization each: quotas).
-    const big = body(50_000, 1);
+    const big = sessionsBody(50_000, 1);
     let worker = await startProcess(WORKER, env, /processing queue/);
     children.push(worker);
     const times = { local: [] as number[], queue: [] as number[] };
@@ -153,7 +121,7 @@ async function main(): Promise<void> {
       const keys = await Promise.all(
         Array.from({ length: 10 }, (_, i) => freshKey(stores, `drain ${workers} ${i}`)),
       );
-      const payloads = keys.map((_, i) => body(20_000, 100 + workers * 10 + i));
+      const payloads = keys.map((_, i) => sessionsBody(20_000, 100 + workers * 10 + i));
       await queue.pause();
       // From before the gateway accepts the jobs: sealing each body into PostgreSQL is part of what
       // a job costs the shared services (the workers, paused meanwhile, spend nothing).

@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { ROME_CODES, SIRET_A } from '@ppfile/rules/testing/fixtures';
 import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@ppfile/storage';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -126,4 +127,45 @@ export function cpuSecondsOf(comm: string): number {
     }
   }
   return total;
+}
+
+/**
+ * A training organization's adf body of `holders` holders in sessions of 500 (each holder distinct
+ * by `seed`), with `options` when given: the large bodies of the queue benchmarks.
+ */
+export function sessionsBody(holders: number, seed: number, options?: Record<string, unknown>): string {
+  const declarations = [];
+  for (let d = 0; d * 500 < holders; d++) {
+    const list = [];
+    for (let h = 0; h < 500 && d * 500 + h < holders; h++) {
+      const n = d * 500 + h;
+      list.push({
+        unique_id: `S${seed}-${d}-${n}`,
+        nir: `${1 + (n % 2)}${String(60 + (n % 40)).padStart(2, '0')}${String(1 + (n % 12)).padStart(2, '0')}75${String(100 + (n % 800)).padStart(3, '0')}${String(1 + (n % 998)).padStart(3, '0')}`,
+        birth_name: `NOM-${n % 997}`,
+        employer_siret: SIRET_A,
+        validity_start: '15/09/2026',
+      });
+    }
+    declarations.push({
+      id: `S${seed}-${d}`,
+      reference: `Session ${d}`,
+      transferable_skills: ROME_CODES.slice(0, 3),
+      training: {
+        name: 'Sauveteur secouriste du travail',
+        start_date: '14/09/2026',
+        end_date: '15/09/2026',
+        certifying: false,
+        formacodes: ['42829'],
+        nsf_codes: ['344r'],
+      },
+      holders: list,
+    });
+  }
+  return JSON.stringify({
+    type: 'adf',
+    declarant: 'training_organization',
+    declarations,
+    ...(options ? { options } : {}),
+  });
 }
