@@ -68,8 +68,29 @@ describe('the contract check names the operation and the difference', () => {
       () => notFound({ error: { code: 'NOT_FOUND', message: 'm', details: { limit: 1 }, request_id: 'r' } }),
       /\/error\/details must NOT have additional properties/,
     ],
+    [
+      'a header the response does not document (X-Powered-By)',
+      (e) => ({ ...e, headers: { ...e.headers, 'x-powered-by': 'Express' } }),
+      /answered 404: header x-powered-by not documented for this response/,
+    ],
   ])('refuses %s', (_what, change, expected) => {
     const problems = contract.check(change(notFound()));
     expect(problems.join('\n')).toMatch(expected);
+  });
+
+  it('refuses an ETag on a download that answered 404 (only its 200 and 304 document one)', () => {
+    const download = (status: number, etag: string): Exchange => ({
+      method: 'GET',
+      url: '/v1/files/file_x/download',
+      status,
+      headers: { ...HEADERS, etag },
+      body: json({ error: { code: 'FILE_NOT_STORED', message: 'm', details: {}, request_id: 'req_1' } }),
+    });
+    // express's automatic weak ETag of a JSON body, which the gateway once sent on its errors.
+    expect(contract.check(download(404, 'W/"7a-Yx0aQ2Q8vC1b2d3e4f5g6h7i8j9"'))).toEqual([
+      'downloadFile (GET /v1/files/{id}/download) answered 404: header etag not documented for this response',
+    ]);
+    // The file's own ETag on a 304 is documented.
+    expect(contract.check({ ...download(304, `"${'0'.repeat(64)}"`), body: Buffer.alloc(0) })).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@ import addFormats from 'ajv-formats';
  * Contract tests (issue: the OpenAPI document is the contract): every answer an in-process gateway
  * gives during an e2e test file is recorded, then checked against openapi.json after the file
  * (suite-audit.setup.ts): the status is one the operation documents, the required headers are
- * there and well-formed, the content type is a documented one and the body matches its schema.
+ * there and well-formed, no header is there that the response does not document (beyond
+ * UNDOCUMENTED_HEADERS_ALLOWED), the content type is a documented one and the body matches its schema.
  * A failure names the operation and the difference.
  */
 export interface Exchange {
@@ -22,6 +23,33 @@ export interface Exchange {
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const ROOT = path.resolve(__dirname, '../..');
+
+/**
+ * The response headers an answer may carry without the document listing them: every other header
+ * of a recorded answer (errors, 304s and 2xx alike) must be documented for that operation and
+ * status, so that nothing (an automatic ETag on an error, X-Powered-By) slips in unseen.
+ * - HTTP transport, the same for any answer: content-type (checked against the documented media
+ *   types below), content-length, date, connection, keep-alive, transfer-encoding.
+ * - The security headers every gateway answer carries (apps/gateway/src/common/security-headers.ts),
+ *   which openapi.json does not list per response (docs/api.md names no-store): the CSP, nosniff, no framing, no
+ *   Referer, the cross-origin policies, HSTS over TLS, and Cache-Control: no-store under /v1.
+ */
+const UNDOCUMENTED_HEADERS_ALLOWED = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-security-policy',
+  'x-content-type-options',
+  'x-frame-options',
+  'referrer-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'strict-transport-security',
+  'cache-control',
+]);
 // Large enough for a 50,000-row `store: false` generation (its CSV travels in the JSON body).
 const MAX_RECORDED_BODY = 48 * 1024 * 1024;
 
@@ -102,6 +130,13 @@ export class Contract {
     if (!response)
       return [`${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})`];
     const problems: string[] = [];
+    const documented = new Set(Object.keys((response.headers ?? {}) as Json).map((n) => n.toLowerCase()));
+    for (const name of Object.keys(exchange.headers)
+      .filter((n) => exchange.headers[n] !== undefined)
+      .map((n) => n.toLowerCase())
+      .sort())
+      if (!documented.has(name) && !UNDOCUMENTED_HEADERS_ALLOWED.has(name))
+        problems.push(`${where}: header ${name} not documented for this response`);
     for (const [name, ref] of Object.entries((response.headers ?? {}) as Json)) {
       const h = this.resolve(ref) as Json;
       const value = exchange.headers[name.toLowerCase()];

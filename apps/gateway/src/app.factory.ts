@@ -65,6 +65,10 @@ export async function createGatewayApp(
   server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, server.requestTimeout);
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
+  // No automatic ETag on res.send/res.json bodies (express's default is a weak one): it would put an
+  // undocumented ETag on error answers and JSON bodies. The API's own ETag (downloads, dashboard
+  // assets) is set by hand from the content's hash.
+  express.set('etag', false);
   // A request that met a dependency error: the health checks look and log once what is down.
   const health = app.get(HealthChecks);
   express.locals.onDependencyDown = () => health.suspect();
