@@ -3,11 +3,13 @@ import type { FileRecord } from '@ppfile/db';
 import {
   generateFromRequest,
   parisDay,
+  parseJsonBody,
   parseRequest,
   RequestError,
   type DeclarationRequest,
   type GeneratedFile,
   type Lang,
+  type PlainRequestError,
   type ReferenceLists,
 } from '@ppfile/rules';
 import type { FileLifecycle } from './lifecycle';
@@ -43,12 +45,7 @@ export interface GenerationTask {
 }
 
 /** What a generation's CPU work ends with: the file, or the refusal the request would have had. */
-export type GenerationOutcome =
-  | { ok: true; file: GeneratedFile }
-  | {
-      ok: false;
-      refused: { code: RequestError['code']; message: string; details?: Record<string, unknown> };
-    };
+export type GenerationOutcome = { ok: true; file: GeneratedFile } | { ok: false; refused: PlainRequestError };
 
 /**
  * Parses a body and generates its file: the CPU of a generation (a 20,000-row body takes a few hundred
@@ -60,8 +57,8 @@ export function generateFromBody(
   references: (specVersion: string) => ReferenceLists,
 ): GenerationOutcome {
   try {
-    const text = Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength).toString('utf8');
-    const request = parseRequest(JSON.parse(text), { lang: task.lang });
+    // Parsed as the gateway parsed it when it accepted the request (a byte-order mark ignored).
+    const request = parseRequest(parseJsonBody(task.body, task.lang), { lang: task.lang });
     const file = generateInMemory({
       request,
       lang: task.lang,
@@ -72,7 +69,7 @@ export function generateFromBody(
     return { ok: true, file };
   } catch (e) {
     if (!(e instanceof RequestError)) throw e;
-    return { ok: false, refused: { code: e.code, message: e.message, details: e.details } };
+    return { ok: false, refused: e.toPlain() };
   }
 }
 
@@ -135,8 +132,7 @@ export async function runGeneration(
   };
   const outcome = env.generate ? await env.generate(task) : generateFromBody(task, env.references);
   if (!outcome.ok) {
-    const { code, message, details } = outcome.refused;
-    await lifecycle.fail(record.id, refusalBody(new RequestError(code, message, details), record.requestId));
+    await lifecycle.fail(record.id, refusalBody(RequestError.fromPlain(outcome.refused), record.requestId));
     return record;
   }
   const file = outcome.file;

@@ -394,3 +394,20 @@ describe('VALIDATION_FAILED', () => {
 it('uses the test references (sanity)', () => {
   expect(testReferences().nsf.complete).toBe(false);
 });
+
+describe('parseJsonBody: one parse of a body, text or bytes (gateway, rules threads, worker, CLI)', () => {
+  it('reads bytes as UTF-8 and ignores a leading byte-order mark, as the text path does', () => {
+    const bytes = Buffer.from('\ufeff{"a":"Élodie"}', 'utf8');
+    expect(parseJsonBody(bytes, 'en')).toEqual({ a: 'Élodie' });
+    expect(parseJsonBody(bytes.toString('utf8'), 'en')).toEqual({ a: 'Élodie' });
+    expect(parseJsonBody(new Uint8Array(bytes).subarray(3), 'en')).toEqual({ a: 'Élodie' });
+  });
+
+  it('turns bytes that are not UTF-8 into U+FFFD (refused later, naming the field), and bad JSON into INVALID_JSON', () => {
+    const broken = Buffer.concat([Buffer.from('{"n":"DU'), Buffer.from([0xc0, 0xaf]), Buffer.from('PONT"}')]);
+    expect((parseJsonBody(broken, 'en') as { n: string }).n).toMatch(/^DU\ufffd+PONT$/);
+    expect(() => parseJsonBody(Buffer.from('{"a":'), 'fr')).toThrow(
+      expect.objectContaining({ code: 'INVALID_JSON' }) as Error,
+    );
+  });
+});

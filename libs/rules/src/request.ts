@@ -40,6 +40,22 @@ export class RequestError extends Error {
   ): RequestError {
     return new RequestError(code, formatErrorMessage(code, lang, params), details);
   }
+
+  /** As plain data, to cross a thread boundary (a rules thread, a generation thread). */
+  toPlain(): PlainRequestError {
+    return { code: this.code, message: this.message, details: this.details };
+  }
+
+  static fromPlain(plain: PlainRequestError): RequestError {
+    return new RequestError(plain.code, plain.message, plain.details);
+  }
+}
+
+/** A RequestError as plain data (structured-clone safe). */
+export interface PlainRequestError {
+  code: FormatErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
 }
 
 export interface GenerationOptions {
@@ -281,8 +297,19 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Parses a JSON text, turning a syntax error into INVALID_JSON. */
-export function parseJsonBody(text: string, lang: Lang): unknown {
+/**
+ * Parses a JSON body — its text, or its bytes as UTF-8 (RFC 8259 §8.1) — turning a syntax error into
+ * INVALID_JSON. A leading byte-order mark is ignored, as RFC 8259 allows. Bytes that are not UTF-8
+ * become U+FFFD, which the row checker refuses in any value, naming the field (INVALID_CHARACTER).
+ * The one parse of a declaration body: the gateway (event loop and rules threads), the worker's
+ * queued generations and the CLI.
+ */
+export function parseJsonBody(input: string | Uint8Array, lang: Lang): unknown {
+  const decoded =
+    typeof input === 'string'
+      ? input
+      : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8');
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   try {
     return JSON.parse(text);
   } catch {

@@ -29,5 +29,5 @@ export async function* readInput(file: string): AsyncGenerator<Buffer> {
 export async function readJsonBody(file: string, lang: Lang): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of readInput(file)) chunks.push(chunk);
-  return parseJsonBody(Buffer.concat(chunks).toString('utf8'), lang);
+  return parseJsonBody(Buffer.concat(chunks), lang);
 }

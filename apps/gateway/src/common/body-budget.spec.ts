@@ -198,7 +198,7 @@ describe('BodyBudget', () => {
   it('is stuck (readiness) only when a body is held past any answer’s time', () => {
     const { budget } = budgetOf(128 * MiB);
     use(budget, post(MiB), new FakeResponse());
-    expect(budget.stuck().stuck).toBe(false);
-    expect(budget.stuck(Date.now() + (120 + 120 + 61) * 1000).stuck).toBe(true);
+    expect(budget.isStuck()).toBe(false);
+    expect(budget.isStuck(Date.now() + (120 + 120 + 61) * 1000)).toBe(true);
   });
 });

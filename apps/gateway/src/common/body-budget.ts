@@ -38,7 +38,7 @@ interface Reservation {
  *   check) is not counted at all; and every second, a reservation whose connection is gone is
  *   released even if no event said so.
  * - **Received in bounded time**: a body must arrive within BODY_TIMEOUT_SECONDS, and after a grace
- *   of BODY_GRACE_SECONDS at BODY_MIN_BYTES_PER_SECOND on average; otherwise 408 REQUEST_TIMEOUT and
+ *   of 10 s at BODY_MIN_BYTES_PER_SECOND on average; otherwise 408 REQUEST_TIMEOUT and
  *   the connection is closed (a client trickling one byte every 5 s held its share for 300 s).
  * - **Shared**: one organization holds at most half of the budget (at least one body), so that one
  *   caller's slow or aborted uploads never make every other organization's POSTs 503.
@@ -71,11 +71,10 @@ export class BodyBudget implements OnModuleDestroy {
     return this.held;
   }
 
-  /** Bodies held now, and the age of the oldest (ms): readiness fails past `stuckAfterMs`. */
-  stuck(nowMs = Date.now()): { stuck: boolean; oldestMs: number } {
-    let oldestMs = 0;
-    for (const r of this.open) oldestMs = Math.max(oldestMs, nowMs - r.startedMs);
-    return { stuck: oldestMs > this.stuckAfterMs, oldestMs };
+  /** Whether a body has been held longer than any answer can take (readiness fails: a leak). */
+  isStuck(nowMs = Date.now()): boolean {
+    for (const r of this.open) if (nowMs - r.startedMs > this.stuckAfterMs) return true;
+    return false;
   }
 
   /** No answer waits longer than its body's deadline plus the queue's wait (QUEUE_WAIT_SECONDS), plus a minute. */

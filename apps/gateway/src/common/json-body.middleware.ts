@@ -1,8 +1,7 @@
 import { raw, type NextFunction, type Response } from 'express';
 import { ApiError, REQUEST_FIELD_PROBLEMS, type RequestErrorCode } from '@ppfile/contract';
-import { CURRENT_LIMITS } from '@ppfile/rules';
+import { CURRENT_LIMITS, parseJsonBody } from '@ppfile/rules';
 import { sendApiError } from './api-exception.filter';
-import { jsonText } from './json-text';
 import type { GatewayRequest } from './request-context';
 
 export const MAX_BODY_BYTES = CURRENT_LIMITS.maxBytes;
@@ -65,10 +64,9 @@ export function jsonBody(options: { deferAbove?: number } = {}) {
         req.deferredJson = true;
         return next();
       }
-      const text = jsonText(bytes);
       try {
         // An empty body is an empty object (its fields are then reported missing), as before.
-        req.body = text === '' ? {} : (JSON.parse(text) as unknown);
+        req.body = bytes.length === 0 ? {} : parseJsonBody(bytes, req.lang ?? 'en');
       } catch {
         return fail(req, res, 'INVALID_JSON');
       }

@@ -56,8 +56,7 @@ export class RulesPool implements OnApplicationShutdown {
   /** Validates a declaration body given as JSON bytes; throws RequestError for a refused request. */
   async validate(task: ValidateTask): Promise<DeclarationValidationResponse> {
     const outcome = this.pool ? await this.inThread(this.pool, task) : runValidateTask(task, this.references);
-    if (!outcome.ok)
-      throw new RequestError(outcome.refused.code, outcome.refused.message, outcome.refused.details);
+    if (!outcome.ok) throw RequestError.fromPlain(outcome.refused);
     return outcome.response;
   }
 

@@ -5,8 +5,8 @@ import {
   validateDeclarations,
   type DeclarationValidationResponse,
   type Lang,
+  type PlainRequestError,
 } from '@ppfile/rules';
-import { jsonText } from '../common/json-text';
 
 /** A declaration body to validate, as its JSON bytes: it is parsed where it is validated. */
 export interface ValidateTask {
@@ -25,11 +25,7 @@ export const THREAD_FAILED = 'rules thread failed';
 
 /** What a task ends with, as plain data (it crosses a thread boundary). */
 export type TaskOutcome =
-  | { ok: true; response: DeclarationValidationResponse }
-  | {
-      ok: false;
-      refused: { code: RequestError['code']; message: string; details?: Record<string, unknown> };
-    };
+  { ok: true; response: DeclarationValidationResponse } | { ok: false; refused: PlainRequestError };
 
 /** POST /v1/declarations/validate of a parsed body (throws RequestError): the event loop's small bodies and the threads' large ones. */
 export function validateBody(
@@ -48,11 +44,10 @@ export function validateBody(
 /** POST /v1/declarations/validate on raw bytes: the same function in a worker thread or inline. */
 export function runValidateTask(task: ValidateTask, references: ReferenceDirectory): TaskOutcome {
   try {
-    const raw = parseJsonBody(jsonText(task.body), task.lang);
+    const raw = parseJsonBody(task.body, task.lang);
     return { ok: true, response: validateBody(raw, task, references) };
   } catch (e) {
-    if (e instanceof RequestError)
-      return { ok: false, refused: { code: e.code, message: e.message, details: e.details } };
+    if (e instanceof RequestError) return { ok: false, refused: e.toPlain() };
     throw e;
   }
 }

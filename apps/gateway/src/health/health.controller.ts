@@ -32,7 +32,7 @@ export class HealthController {
   ): Promise<ReturnType<typeof readinessAnswer>['body']> {
     // A body held past any answer's time is a leak of the memory budget: restart rather than 503 forever.
     const answer = readinessAnswer(
-      withLocalCheck(await this.checks.readiness(), 'body_budget', !this.bodies.stuck().stuck),
+      withLocalCheck(await this.checks.readiness(), 'body_budget', !this.bodies.isStuck()),
     );
     res.status(answer.status);
     for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
