@@ -961,109 +961,59 @@ describe('units ledger', () => {
 // ---- files ----------------------------------------------------------------------------------------------------------
 
 describe('file records', () => {
-  it('are created, read, and moved through their states once each', async () => {
+  // Their moves are libs/jobs FileLifecycle's (test/lifecycle.e2e-spec.ts); the store reads them.
+  it('are read in the vocabulary of the contract, and listed for the sweep oldest first', async () => {
     const now = new Date('2026-11-22T10:00:00.000Z');
     await withDatabase(
-      async ({ stores }) => {
+      async ({ prisma, stores }) => {
         const org = await stores.organizations.createOrganization({ name: 'Acme', plan: 'pro' });
         const key = await stores.apiKeys.createApiKey({ organizationId: org.id, mode: 'live' });
-        const base = {
-          organizationId: org.id,
-          apiKeyId: key.id,
-          mode: 'live' as const,
+        const row = (id: string, status: 'AVAILABLE' | 'PROCESSING', expiresAt: Date | null) =>
+          prisma.fileRecord.create({
+            data: {
+              id,
+              organizationId: org.id,
+              apiKeyId: key.id,
+              mode: 'LIVE',
+              status,
+              type: 'adf',
+              declarant: 'employer',
+              specVersion: '2026-02',
+              filename: 'ppfile_adf_20261122_1a2b3c4d.csv',
+              rows: 3,
+              declarations: 1,
+              stored: true,
+              units: 3,
+              expiresAt,
+              lang: 'fr',
+            },
+          });
+        const a = 'file_' + 'a'.repeat(32);
+        const b = 'file_' + 'b'.repeat(32);
+        await row(a, 'AVAILABLE', new Date('2026-11-23T10:00:00.000Z'));
+        await row(b, 'AVAILABLE', new Date('2026-11-23T09:00:00.000Z'));
+        await row('file_' + 'c'.repeat(32), 'PROCESSING', null);
+        expect(a).toMatch(FILE_ID);
+        await expect(stores.files.getFileRecord(a)).resolves.toMatchObject({
+          status: 'available',
+          mode: 'live',
           type: 'adf',
           declarant: 'employer',
-          specVersion: '2026-02',
-          filename: 'ppfile_adf_20261122_1a2b3c4d.csv',
-          rows: 3,
-          declarations: 1,
-        };
-        const sync = await stores.files.createFileRecord({
-          ...base,
-          status: 'available',
-          sha256: 'a'.repeat(64),
-          stored: true,
-          objectKey: 'files/x.csv',
-          units: 3,
-          expiresAt: new Date('2026-11-23T10:00:00.000Z'),
+          lang: 'fr',
+          error: null,
         });
-        expect(sync.id).toMatch(FILE_ID);
-        expect(sync).toMatchObject({ status: 'available', mode: 'live', createdAt: now, error: null });
-        await expect(stores.files.getFileRecord(sync.id)).resolves.toEqual(sync);
         await expect(stores.files.getFileRecord('file_' + '0'.repeat(32))).resolves.toBeNull();
-
-        const pending = await stores.files.createFileRecord({
-          ...base,
-          status: 'processing',
-          stored: true,
-          units: 0,
-        });
-        expect(pending.sha256).toBeNull();
-        const done = {
-          sha256: 'b'.repeat(64),
-          units: 3,
-          objectKey: 'files/y.csv',
-          expiresAt: new Date('2026-11-23T09:00:00.000Z'),
-        };
-        await expect(stores.files.markAvailable(pending.id, done)).resolves.toBe(true);
-        await expect(stores.files.markAvailable(pending.id, done)).resolves.toBe(false);
-        await expect(
-          stores.files.markFailed(pending.id, { error: { code: 'INTERNAL_ERROR' } }),
-        ).resolves.toBe(false);
-        await expect(stores.files.getFileRecord(pending.id)).resolves.toMatchObject({
-          status: 'available',
-          ...done,
-        });
-
-        const failing = await stores.files.createFileRecord({
-          ...base,
-          status: 'processing',
-          stored: true,
-          units: 0,
-        });
-        const body = {
-          error: { code: 'VALIDATION_FAILED', message: 'x', details: { valid: false }, request_id: 'req_1' },
-        };
-        await expect(stores.files.markFailed(failing.id, body)).resolves.toBe(true);
-        await expect(stores.files.getFileRecord(failing.id)).resolves.toMatchObject({
-          status: 'failed',
-          error: body,
-          units: 0,
-        });
-
-        const { record: unstored, committed } = await stores.lifecycle.recordNotStored(
-          {
-            ...base,
-            id: 'file_' + 'c'.repeat(32),
-            status: 'not_stored',
-            stored: false,
-            sha256: 'c'.repeat(64),
-            units: 3,
-          },
-          null,
-        );
-        expect(committed).toBeNull();
-        await expect(stores.files.getFileRecord(unstored.id)).resolves.toMatchObject({
-          status: 'not_stored',
-          stored: false,
-          objectKey: null,
-          expiresAt: null,
-        });
-
-        // Expiry: the sweep sees available files past expires_at, oldest first, and marks each once.
         const later = new Date('2026-11-23T12:00:00.000Z');
-        const expired = await stores.files.listExpired(later, 10);
-        expect(expired.map((f) => f.id)).toEqual([pending.id, sync.id]);
+        expect((await stores.files.listExpired(later, 10)).map((f) => f.id)).toEqual([b, a]);
         await expect(stores.files.listExpired(later, 1)).resolves.toHaveLength(1);
         await expect(
           stores.files.listExpired(new Date('2026-11-23T09:30:00.000Z'), 10),
         ).resolves.toHaveLength(1);
-        await expect(stores.files.markExpired(sync.id)).resolves.toBe(true);
-        await expect(stores.files.markExpired(sync.id)).resolves.toBe(false);
-        await expect(stores.files.markExpired(failing.id)).resolves.toBe(false);
-        await expect(stores.files.listExpired(later, 10)).resolves.toEqual([
-          expect.objectContaining({ id: pending.id }),
-        ]);
+        await expect(stores.files.countByStatus()).resolves.toEqual({ available: 2, processing: 1 });
+
+        // A row outside the vocabulary is refused where it is read, not carried as a string.
+        await prisma.fileRecord.update({ where: { id: b }, data: { declarant: 'someone' } });
+        await expect(stores.files.getFileRecord(b)).rejects.toThrow(/unknown type or declarant/);
       },
       { clock: () => now },
     );

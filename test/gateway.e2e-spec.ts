@@ -328,6 +328,7 @@ describe('generation, files and downloads (200, 404, 410)', () => {
       expect(meta.body.status).toBe('expired');
       // The workers' repeatable `sweep` job runs this function (libs/jobs).
       const lifecycle = new FileLifecycle({
+        prisma: gw.prisma,
         stores: gw.stores,
         storage: gw.storage,
         cipher: new PayloadCipher(TEST_PAYLOAD_KEY),

@@ -5,7 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { FileStore, IdempotencyStore, JobPayloadStore, UnitLedger } from '@ppfile/db';
+import { FileStore, IdempotencyStore, JobPayloadStore } from '@ppfile/db';
 import { Clock, HealthChecks, isDependencyDown, JobQueue } from '@ppfile/infra';
 import { failUnfinishable, FileLifecycle } from '@ppfile/jobs';
 import { WORKER_CONFIG, type WorkerConfig } from './config';
@@ -29,7 +29,10 @@ const LIVE_STATES = new Set(['active', 'waiting', 'delayed', 'prioritized', 'wai
  * up while its lease runs, ends `failed` (units released, object deleted) a file past its lease
  * that is not running, re-creates the sweep's schedule, releases reservations whose work is gone,
  * deletes objects and payloads left by finished files, and clears idempotency claims of dead
- * requests. Every step is conditional, so several workers reconciling at once do each thing once.
+ * requests. Every change to a file, its units or its payload is a move of libs/jobs FileLifecycle
+ * (conditional), so several workers reconciling at once do each thing once. It runs on a timer of
+ * its own, not as a queued job: it is what recovers when Redis has forgotten everything, the
+ * queues' schedules included.
  */
 @Injectable()
 export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -39,7 +42,6 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
 
   constructor(
     @Inject(FileStore) private readonly files: FileStore,
-    @Inject(UnitLedger) private readonly ledger: UnitLedger,
     @Inject(JobPayloadStore) private readonly payloads: JobPayloadStore,
     @Inject(IdempotencyStore) private readonly claims: IdempotencyStore,
     @Inject(FileLifecycle) private readonly lifecycle: FileLifecycle,
@@ -113,17 +115,9 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
       if (await failUnfinishable(this.lifecycle, record)) report.failed++;
     }
 
-    for (const stale of await this.ledger.listStale(new Date(now.getTime() - leaseMs), BATCH)) {
-      if (await this.ledger.release({ reservationId: stale.id })) report.released++;
-    }
-    for (const record of await this.files.listWithStaleObject(BATCH)) {
-      await this.lifecycle.removeObject(record);
-      report.objects++;
-    }
-    for (const fileId of await this.payloads.listLeftOver(BATCH)) {
-      await this.payloads.remove(fileId);
-      report.payloads++;
-    }
+    report.released = await this.lifecycle.releaseStaleReservations(new Date(now.getTime() - leaseMs), BATCH);
+    report.objects = await this.lifecycle.removeStaleObjects(BATCH);
+    report.payloads = await this.lifecycle.removeLeftOverPayloads(BATCH);
     report.claims = await this.claims.purgeStaleClaims(now);
     const acted = Object.entries(report).filter(([, n]) => n > 0);
     if (acted.length) this.logger.log(`reconciled: ${acted.map(([k, n]) => `${k} ${n}`).join(', ')}`);

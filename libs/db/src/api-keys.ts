@@ -7,7 +7,8 @@ import { fromDbPlan } from './organizations';
 import type { PlanName } from './plans';
 
 /** `mode` as the API writes it (API.md §1). */
-export type KeyMode = 'live' | 'test';
+import type { KeyMode } from '@ppfile/contract';
+export type { KeyMode };
 
 export const KEY_PREFIXES: Record<KeyMode, string> = { live: 'pp_live_', test: 'pp_test_' };
 /** Random base62 characters after the prefix: 40 × log2(62) ≈ 238 bits. */

@@ -1,12 +1,18 @@
 import type { FileStatus as DbFileStatus, KeyMode as DbKeyMode } from './generated/prisma/enums';
 import type { Prisma, PrismaClient } from './generated/prisma/client';
 import type { FileRecordModel as FileRow } from './generated/prisma/models';
-import { newFileId } from '@ppfile/contract';
-import type { KeyMode } from './api-keys';
+import {
+  DECLARANTS,
+  FILE_TYPES,
+  type Declarant,
+  type FileBirthState,
+  type FileStatus,
+  type FileType,
+  type KeyMode,
+  type Lang,
+} from '@ppfile/contract';
 import type { Db } from './ledger';
 
-/** `status` as GET /v1/files/{id} writes it (API.md §7). */
-import type { FileStatus } from '@ppfile/contract';
 export type { FileStatus };
 
 export interface FileRecord {
@@ -15,8 +21,8 @@ export interface FileRecord {
   apiKeyId: string;
   mode: KeyMode;
   status: FileStatus;
-  type: string;
-  declarant: string;
+  type: FileType;
+  declarant: Declarant;
   specVersion: string;
   filename: string;
   /** Null while processing. */
@@ -34,21 +40,21 @@ export interface FileRecord {
   /** What the generate response says beyond the record (warnings, normalizations); null while processing. */
   outcome: unknown;
   /** Language and request id of the accepting request (the error body of a failure is worded in it). */
-  lang: string;
+  lang: Lang;
   requestId: string;
   /** When the work was accepted: the processing lease runs from here. */
   progressAt: Date;
 }
 
+/** A record as it is born (libs/jobs FileLifecycle writes it, in one of the birth states). */
 export interface NewFileRecord {
-  /** Defaults to a fresh `file_` id; pass one when the object key must be known beforehand. */
-  id?: string;
+  id: string;
   organizationId: string;
   apiKeyId: string;
   mode: KeyMode;
-  status: FileStatus;
-  type: string;
-  declarant: string;
+  status: FileBirthState;
+  type: FileType;
+  declarant: Declarant;
   specVersion: string;
   filename: string;
   sha256?: string | null;
@@ -61,7 +67,7 @@ export interface NewFileRecord {
   expiresAt?: Date | null;
   error?: Prisma.InputJsonValue | null;
   outcome?: Prisma.InputJsonValue | null;
-  lang?: string;
+  lang?: Lang;
   requestId?: string;
 }
 
@@ -74,76 +80,39 @@ export interface FileResult {
   outcome?: Prisma.InputJsonValue;
 }
 
-const toDbStatus = (status: FileStatus): DbFileStatus => status.toUpperCase() as DbFileStatus;
+/** The database's spelling of the vocabulary (Prisma enums are upper case); one place converts it. */
+export const dbFileStatus = (status: FileStatus): DbFileStatus => status.toUpperCase() as DbFileStatus;
+export const dbKeyMode = (mode: KeyMode): DbKeyMode => (mode === 'live' ? 'LIVE' : 'TEST');
 const fromDbStatus = (status: DbFileStatus): FileStatus => status.toLowerCase() as FileStatus;
-const toDbMode = (mode: KeyMode): DbKeyMode => (mode === 'live' ? 'LIVE' : 'TEST');
 
-function fromRow(row: FileRow): FileRecord {
-  return { ...row, mode: row.mode === 'LIVE' ? 'live' : 'test', status: fromDbStatus(row.status) };
+/**
+ * A row as the vocabulary says it. `type`, `declarant` and `lang` are text columns written only
+ * from the vocabulary's values; a row holding anything else is refused here, once, not narrowed later.
+ */
+export function fileRecordOf(row: FileRow): FileRecord {
+  const { type, declarant, lang } = row;
+  if (!FILE_TYPES.includes(type as FileType) || !DECLARANTS.includes(declarant as Declarant))
+    throw new Error(`file record ${row.id} holds an unknown type or declarant`);
+  return {
+    ...row,
+    type: type as FileType,
+    declarant: declarant as Declarant,
+    lang: lang === 'fr' ? 'fr' : 'en',
+    mode: row.mode === 'LIVE' ? 'live' : 'test',
+    status: fromDbStatus(row.status),
+  };
 }
 
 /**
- * File records. Transitions are conditional on the current state so that a job run twice, or a
- * sweep racing a download, changes a record once; each `mark…` says whether this call did it.
+ * File records, read. A record's state, units and payload are written by libs/jobs FileLifecycle
+ * alone (its transition table is libs/contract FILE_TRANSITIONS); this store only reads them.
  */
 export class FileStore {
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
-
-  async createFileRecord(input: NewFileRecord, db: Db = this.prisma): Promise<FileRecord> {
-    const { error, outcome, ...rest } = input;
-    const createdAt = input.createdAt ?? this.clock();
-    const row = await db.fileRecord.create({
-      data: {
-        ...rest,
-        id: input.id ?? newFileId(),
-        mode: toDbMode(input.mode),
-        status: toDbStatus(input.status),
-        createdAt,
-        progressAt: createdAt,
-        ...(error === undefined || error === null ? {} : { error }),
-        ...(outcome === undefined || outcome === null ? {} : { outcome }),
-      },
-    });
-    return fromRow(row);
-  }
+  constructor(private readonly prisma: PrismaClient) {}
 
   async getFileRecord(id: string, db: Db = this.prisma): Promise<FileRecord | null> {
     const row = await db.fileRecord.findUnique({ where: { id } });
-    return row ? fromRow(row) : null;
-  }
-
-  /** processing → available: stored under `objectKey` until `expiresAt`. */
-  async markAvailable(
-    id: string,
-    file: FileResult & { objectKey: string; expiresAt: Date },
-    db: Db = this.prisma,
-  ): Promise<boolean> {
-    const { count } = await db.fileRecord.updateMany({
-      where: { id, status: 'PROCESSING' },
-      data: { ...file, status: 'AVAILABLE', stored: true },
-    });
-    return count === 1;
-  }
-
-  /** processing → failed, counting nothing; `error` is the HTTP error body (API.md §6). */
-  async markFailed(id: string, error: Prisma.InputJsonValue, db: Db = this.prisma): Promise<boolean> {
-    const { count } = await db.fileRecord.updateMany({
-      where: { id, status: 'PROCESSING' },
-      data: { status: 'FAILED', error, units: 0 },
-    });
-    return count === 1;
-  }
-
-  /** available → expired, once its object is deleted (SERVICE.md §3). */
-  async markExpired(id: string): Promise<boolean> {
-    const { count } = await this.prisma.fileRecord.updateMany({
-      where: { id, status: 'AVAILABLE' },
-      data: { status: 'EXPIRED' },
-    });
-    return count === 1;
+    return row ? fileRecordOf(row) : null;
   }
 
   /** How many records are in each state (`processing`, `available`, …), for the metrics gauge. */
@@ -159,7 +128,7 @@ export class FileStore {
       orderBy: { progressAt: 'asc' },
       take: limit,
     });
-    return rows.map(fromRow);
+    return rows.map(fileRecordOf);
   }
 
   /** Failed or expired files whose object may still exist (its deletion failed or was interrupted). */
@@ -168,15 +137,7 @@ export class FileStore {
       where: { status: { in: ['FAILED', 'EXPIRED'] }, objectKey: { not: null } },
       take: limit,
     });
-    return rows.map(fromRow);
-  }
-
-  /** Forgets the object key of a failed or expired file once its object is deleted. */
-  async clearObjectKey(id: string): Promise<void> {
-    await this.prisma.fileRecord.updateMany({
-      where: { id, status: { in: ['FAILED', 'EXPIRED'] } },
-      data: { objectKey: null },
-    });
+    return rows.map(fileRecordOf);
   }
 
   /**
@@ -198,7 +159,7 @@ export class FileStore {
       }),
       this.prisma.fileRecord.count({ where: { organizationId } }),
     ]);
-    return { files: rows.map(fromRow), total };
+    return { files: rows.map(fileRecordOf), total };
   }
 
   /** Available files whose retention ended at `now`, oldest first (index files_status_expires_at_idx). */
@@ -208,6 +169,6 @@ export class FileStore {
       orderBy: { expiresAt: 'asc' },
       take: limit,
     });
-    return rows.map(fromRow);
+    return rows.map(fileRecordOf);
   }
 }

@@ -1,3 +1,4 @@
+import type { Db } from './ledger';
 import type { Prisma, PrismaClient } from './generated/prisma/client';
 
 /** How long a reply is kept for replay (API.md §6, Idempotency-Key). */
@@ -104,8 +105,8 @@ export class IdempotencyStore {
   }
 
   /** Names the file an in-progress claim's request accepted: a retry after a crash answers from it. */
-  async attachFile(apiKeyId: string, key: string, fileId: string): Promise<void> {
-    await this.prisma.idempotencyRecord.updateMany({
+  async attachFile(apiKeyId: string, key: string, fileId: string, db: Db = this.prisma): Promise<void> {
+    await db.idempotencyRecord.updateMany({
       where: { apiKeyId, key, state: 'IN_PROGRESS' },
       data: { fileId },
     });

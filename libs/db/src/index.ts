@@ -6,7 +6,6 @@ import { ApiKeyStore } from './api-keys';
 import { FileStore } from './files';
 import { IdempotencyStore } from './idempotency';
 import { UnitLedger } from './ledger';
-import { LifecycleStore } from './lifecycle';
 import { JobPayloadStore } from './payloads';
 import { OrganizationStore } from './organizations';
 import type { PrismaClient } from './prisma';
@@ -20,7 +19,6 @@ export * from './errors';
 export * from './files';
 export * from './idempotency';
 export * from './ledger';
-export * from './lifecycle';
 export * from './payloads';
 export * from './migrate';
 export * from './organizations';
@@ -39,7 +37,6 @@ export interface Stores {
   idempotency: IdempotencyStore;
   ledger: UnitLedger;
   payloads: JobPayloadStore;
-  lifecycle: LifecycleStore;
   users: UserStore;
   sessions: SessionStore;
   usageHistory: UsageHistoryStore;
@@ -48,18 +45,14 @@ export interface Stores {
 /** Every store over one client (the process's single Prisma client). */
 export function createStores(prisma: PrismaClient, clock: () => Date = () => new Date()): Stores {
   const organizations = new OrganizationStore(prisma);
-  const files = new FileStore(prisma, clock);
-  const ledger = new UnitLedger(prisma, clock);
-  const payloads = new JobPayloadStore(prisma);
   return {
     organizations,
     apiKeys: new ApiKeyStore(prisma, clock),
     usage: new UsageStore(prisma, organizations),
-    files,
+    files: new FileStore(prisma),
     idempotency: new IdempotencyStore(prisma),
-    ledger,
-    payloads,
-    lifecycle: new LifecycleStore(prisma, files, ledger, payloads),
+    ledger: new UnitLedger(prisma, clock),
+    payloads: new JobPayloadStore(prisma),
     users: new UserStore(prisma, clock),
     sessions: new SessionStore(prisma, clock),
     usageHistory: new UsageHistoryStore(prisma),

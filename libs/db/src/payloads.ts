@@ -1,5 +1,4 @@
 import type { PrismaClient } from './generated/prisma/client';
-import type { Db } from './ledger';
 
 export interface SealedPayload {
   nonce: Buffer;
@@ -9,16 +8,11 @@ export interface SealedPayload {
 /**
  * Request bodies of accepted generations, kept until their job ends (API.md §8): the database,
  * not Redis, is the record, so a Redis restart loses no accepted work. Only sealed bytes come in
- * (libs/jobs encrypts them); a payload goes with its file record's end (`remove`, or cascade).
+ * (libs/jobs encrypts them). A payload is written and deleted with its file's moves, by libs/jobs
+ * FileLifecycle alone; this store reads.
  */
 export class JobPayloadStore {
   constructor(private readonly prisma: PrismaClient) {}
-
-  async put(fileId: string, sealed: SealedPayload, db: Db = this.prisma): Promise<void> {
-    await db.jobPayload.create({
-      data: { fileId, nonce: new Uint8Array(sealed.nonce), ciphertext: new Uint8Array(sealed.ciphertext) },
-    });
-  }
 
   async get(fileId: string): Promise<SealedPayload | null> {
     const row = await this.prisma.jobPayload.findUnique({ where: { fileId } });
@@ -27,10 +21,6 @@ export class JobPayloadStore {
 
   async exists(fileId: string): Promise<boolean> {
     return (await this.prisma.jobPayload.count({ where: { fileId } })) === 1;
-  }
-
-  async remove(fileId: string, db: Db = this.prisma): Promise<void> {
-    await db.jobPayload.deleteMany({ where: { fileId } });
   }
 
   /** Payloads whose file is no longer processing: their job ended and they should be gone. */

@@ -16,7 +16,6 @@ import {
   FileStore,
   IdempotencyStore,
   JobPayloadStore,
-  LifecycleStore,
   OrganizationStore,
   PrismaClient,
   SessionStore,
@@ -77,7 +76,6 @@ const STORE_CLASSES = {
   idempotency: IdempotencyStore,
   ledger: UnitLedger,
   payloads: JobPayloadStore,
-  lifecycle: LifecycleStore,
   users: UserStore,
   sessions: SessionStore,
   usageHistory: UsageHistoryStore,
@@ -130,6 +128,7 @@ export class InfraModule {
       {
         provide: FileLifecycle,
         useFactory: (
+          prisma: PrismaClient,
           stores: Stores,
           storage: ObjectStorage,
           cipher: PayloadCipher,
@@ -137,13 +136,14 @@ export class InfraModule {
           metrics: Metrics,
         ) =>
           new FileLifecycle({
+            prisma,
             stores,
             storage,
             cipher,
             now: () => clock.now(),
             onCommitted: (c) => metrics.committed(c),
           }),
-        inject: [STORES, ObjectStorage, PayloadCipher, Clock, Metrics],
+        inject: [PrismaClient, STORES, ObjectStorage, PayloadCipher, Clock, Metrics],
       },
       JobQueue,
       {

@@ -92,12 +92,7 @@ export function serviceUnavailableBody(lang: Lang, requestId: string): ErrorBody
  * fault that is not a dependency's): it fails with INTERNAL_ERROR in its request's language.
  */
 export function failUnfinishable(lifecycle: FileLifecycle, record: FileRecord): Promise<boolean> {
-  return lifecycle.fail(record.id, internalErrorBody(langOf(record), record.requestId));
-}
-
-/** The language the accepting request asked for, as kept with its file. */
-export function langOf(record: FileRecord): Lang {
-  return record.lang === 'fr' ? 'fr' : 'en';
+  return lifecycle.fail(record.id, internalErrorBody(record.lang, record.requestId));
 }
 
 /**
@@ -117,7 +112,6 @@ export async function runGeneration(
   },
 ): Promise<FileRecord> {
   if (record.status !== 'processing') return record;
-  const lang = langOf(record);
   const body = await lifecycle.readBody(record.id);
   if (!body) {
     // Accepted work whose body is gone cannot be resumed: the file fails, its units go back.
@@ -126,11 +120,26 @@ export async function runGeneration(
   }
   const task: GenerationTask = {
     body,
-    lang,
+    lang: record.lang,
     today: env.now().getTime(),
     generationDay: record.createdAt.getTime(),
   };
   const outcome = env.generate ? await env.generate(task) : generateFromBody(task, env.references);
+  return produceFile(lifecycle, record, outcome);
+}
+
+/**
+ * The one way a file is produced, by the gateway (a small request, generated while its client
+ * waits) and by the generate processor (a queued one): a processing record and the outcome of its
+ * generation end the record `available` (its object stored, its units committed) or `failed` with
+ * the refusal its request would have had (units released). Safe to run twice; a dependency that is
+ * down throws, and the caller retries or fails the file.
+ */
+export async function produceFile(
+  lifecycle: FileLifecycle,
+  record: FileRecord,
+  outcome: GenerationOutcome,
+): Promise<FileRecord> {
   if (!outcome.ok) {
     await lifecycle.fail(record.id, refusalBody(RequestError.fromPlain(outcome.refused), record.requestId));
     return record;

@@ -1,5 +1,22 @@
-import type { ErrorBody, FileSummary } from '@ppfile/contract';
-import type { CommittedUnits, FileRecord, NewFileRecord, Prisma, Stores } from '@ppfile/db';
+import {
+  isFileTransition,
+  type ErrorBody,
+  type FileBirthState,
+  type FileSummary,
+  type FileTransition,
+} from '@ppfile/contract';
+import {
+  dbFileStatus,
+  dbKeyMode,
+  fileRecordOf,
+  type CommittedUnits,
+  type Db,
+  type FileRecord,
+  type NewFileRecord,
+  type Prisma,
+  type PrismaClient,
+  type Stores,
+} from '@ppfile/db';
 import type { GeneratedFile, Issue, Normalization } from '@ppfile/rules';
 import type { ObjectStorage } from '@ppfile/storage';
 import type { PayloadCipher } from './payload-cipher';
@@ -41,6 +58,7 @@ export function summaryOfRecord(record: FileRecord): FileSummary {
 }
 
 export interface FileLifecycleDeps {
+  prisma: PrismaClient;
   stores: Stores;
   storage: ObjectStorage;
   cipher: PayloadCipher;
@@ -49,94 +67,169 @@ export interface FileLifecycleDeps {
   onCommitted?: (committed: CommittedUnits) => void;
 }
 
+/** The record of a file as it is accepted, before the lifecycle names its state and object key. */
+export type AcceptedFile = Omit<NewFileRecord, 'status' | 'objectKey'>;
+
+/** The idempotency claim of the accepting request: a retry after a crash is answered from this file. */
+export interface ClaimRef {
+  apiKeyId: string;
+  key: string;
+}
+
 /**
- * A generated file's lifecycle, in one place for the gateway's in-process path and the worker:
- * `processing → available | failed → expired`. The record, with its object key, is written before
- * any object is; the object is written before the record says `available`; a failure deletes the
- * record's object after the record says `failed`. Every transition is conditional (libs/db
- * LifecycleStore), so a step run twice changes nothing, and units are committed or released once.
+ * A generated file's lifecycle (API.md §7) — the only code that writes a file's state, its units
+ * and its payload. Its moves are libs/contract's FILE_TRANSITIONS (`processing → available | failed`,
+ * `available → expired`; `not_stored` is born finished); each is one transaction that moves the
+ * record, its units and its payload together, conditional on the state it leaves, so a move made
+ * twice (a job retried, a sweep racing a worker, several reconcilers) happens once and units are
+ * committed or released once. Against the object store: the record with its object key exists
+ * before any object does, the object before the record says `available`, and a failed or expired
+ * record's object is deleted after the record says so. The gateway, the processors and the
+ * reconciler call this and nothing else to change a file.
  */
 export class FileLifecycle {
   constructor(private readonly deps: FileLifecycleDeps) {}
 
-  /**
-   * Accepts a file: its processing record (object key named), its reservation linked and, for a
-   * queued generation, its request body sealed — one transaction.
-   */
-  async open(input: {
-    record: Omit<NewFileRecord, 'status' | 'objectKey'> & { id: string };
-    reservationId: string | null;
-    body?: Buffer;
-  }): Promise<FileRecord> {
-    const { record, reservationId, body } = input;
-    const sealed = body ? this.deps.cipher.seal(record.id, body) : null;
-    const objectKey = record.stored ? objectKeyOf(record.id) : null;
-    return this.deps.stores.lifecycle.open(
-      { ...record, status: 'processing', objectKey },
-      reservationId,
-      sealed,
-    );
+  private get prisma(): PrismaClient {
+    return this.deps.prisma;
   }
 
-  /** A `store: false` file: recorded finished, its units committed (its bytes go back in the answer only). */
+  /**
+   * Accepts a file, `processing`: its record (object key named), its reservation linked, its
+   * request's idempotency claim pointed at it and, for a queued generation, its request body
+   * sealed — one transaction.
+   */
+  async open(input: {
+    record: AcceptedFile;
+    reservationId: string | null;
+    body?: Buffer;
+    claim?: ClaimRef | null;
+  }): Promise<FileRecord> {
+    const { record, reservationId, body, claim } = input;
+    const sealed = body ? this.deps.cipher.seal(record.id, body) : null;
+    const objectKey = record.stored ? objectKeyOf(record.id) : null;
+    return this.prisma.$transaction(async (tx) => {
+      const created = await this.create(tx, { ...record, objectKey }, 'processing');
+      if (reservationId) await this.deps.stores.ledger.attachFile(reservationId, record.id, tx);
+      if (claim) await this.deps.stores.idempotency.attachFile(claim.apiKeyId, claim.key, record.id, tx);
+      if (sealed)
+        await tx.jobPayload.create({
+          data: {
+            fileId: record.id,
+            nonce: new Uint8Array(sealed.nonce),
+            ciphertext: new Uint8Array(sealed.ciphertext),
+          },
+        });
+      return created;
+    });
+  }
+
+  /** A `store: false` file: born `not_stored`, its units committed (its bytes go back in the answer only). */
   async recordNotStored(input: {
-    record: Omit<NewFileRecord, 'status'> & { id: string };
+    record: AcceptedFile;
     reservationId: string | null;
     file: GeneratedFile;
   }): Promise<FileRecord> {
     const { record, reservationId, file } = input;
-    const done = await this.deps.stores.lifecycle.recordNotStored(
-      {
-        ...record,
-        status: 'not_stored',
-        sha256: file.sha256,
-        rows: file.rows,
-        declarations: file.declarations,
-        objectKey: null,
-        expiresAt: null,
-        outcome: outcomeOf(file) as unknown as Prisma.InputJsonValue,
-      },
-      reservationId,
-    );
+    const done = await this.prisma.$transaction(async (tx) => {
+      const created = await this.create(
+        tx,
+        {
+          ...record,
+          sha256: file.sha256,
+          rows: file.rows,
+          declarations: file.declarations,
+          objectKey: null,
+          expiresAt: null,
+          outcome: outcomeOf(file) as unknown as Prisma.InputJsonValue,
+        },
+        'not_stored',
+      );
+      let committed: CommittedUnits | null = null;
+      if (reservationId) {
+        await this.deps.stores.ledger.attachFile(reservationId, record.id, tx);
+        committed = await this.deps.stores.ledger.commit({ reservationId }, undefined, tx);
+      }
+      return { record: created, committed };
+    });
     if (done.committed) this.deps.onCommitted?.(done.committed);
     return done.record;
   }
 
   /**
-   * Stores a processing file's bytes and marks it available (units committed, payload deleted).
-   * Safe to run twice: the object key is fixed and the transition conditional. Returns the record
-   * as it ends (available, or whatever another run made of it).
+   * processing → available: stores the file's bytes, then moves the record (units committed,
+   * payload deleted). Safe to run twice: the object key is fixed and the move conditional. Returns
+   * the record as it ends (available, or whatever another run made of it).
    */
   async store(record: FileRecord, file: GeneratedFile, retentionHours: number): Promise<FileRecord> {
     if (record.status !== 'processing' || !record.objectKey) return record;
     await this.deps.storage.put(record.objectKey, file.content, CSV_TYPE);
     const expiresAt = new Date(this.deps.now().getTime() + retentionHours * 3600_000);
-    const done = await this.deps.stores.lifecycle.finishAvailable(record.id, {
-      sha256: file.sha256,
-      units: record.units,
-      rows: file.rows,
-      declarations: file.declarations,
-      objectKey: record.objectKey,
-      expiresAt,
-      outcome: outcomeOf(file) as unknown as Prisma.InputJsonValue,
+    const committed = await this.prisma.$transaction(async (tx) => {
+      const moved = await this.move(
+        tx,
+        record.id,
+        { from: 'processing', to: 'available' },
+        {
+          sha256: file.sha256,
+          rows: file.rows,
+          declarations: file.declarations,
+          objectKey: record.objectKey,
+          expiresAt,
+          stored: true,
+          outcome: outcomeOf(file) as unknown as Prisma.InputJsonValue,
+        },
+      );
+      if (!moved) return null;
+      const units = await this.deps.stores.ledger.commit({ fileId: record.id }, undefined, tx);
+      await tx.jobPayload.deleteMany({ where: { fileId: record.id } });
+      return { units };
     });
-    if (done?.committed) this.deps.onCommitted?.(done.committed);
+    if (committed?.units) this.deps.onCommitted?.(committed.units);
     const final = (await this.deps.stores.files.getFileRecord(record.id)) ?? record;
-    // The record failed meanwhile (its lease ran out): leave no object behind it.
-    if (!done && final.status !== 'available') await this.removeObject(final);
+    // The record failed meanwhile (its lease ran out): leave no object behind it — the one just
+    // written, even when the failure had already forgotten the record's key.
+    if (!committed && final.status !== 'available')
+      await this.removeObject({ ...final, objectKey: record.objectKey });
     return final;
   }
 
   /**
-   * Ends a processing file `failed` with the error body its request would have had (API.md §7): its
-   * units released, its payload and its object deleted. Only the call that makes the transition
-   * does so; false for a file that was no longer processing.
+   * processing → failed, with the error body its request would have had (API.md §7): its units
+   * released, its payload and its object deleted. Only the call that makes the move does so; false
+   * for a file that was no longer processing.
    */
   async fail(fileId: string, error: ErrorBody): Promise<boolean> {
-    const failed = await this.deps.stores.lifecycle.fail(fileId, error as unknown as Prisma.InputJsonValue);
+    const failed = await this.prisma.$transaction(async (tx) => {
+      const moved = await this.move(
+        tx,
+        fileId,
+        { from: 'processing', to: 'failed' },
+        {
+          error: error as unknown as Prisma.InputJsonValue,
+          units: 0,
+        },
+      );
+      if (!moved) return null;
+      await this.deps.stores.ledger.release({ fileId }, tx);
+      await tx.jobPayload.deleteMany({ where: { fileId } });
+      return this.deps.stores.files.getFileRecord(fileId, tx);
+    });
     if (!failed) return false;
     await this.removeObject(failed);
     return true;
+  }
+
+  /** available → expired for every file whose retention ended, its object deleted (SERVICE.md §3); safe to run twice. */
+  async sweepExpired(limit = 200): Promise<number> {
+    const now = this.deps.now();
+    let done = 0;
+    for (const record of await this.deps.stores.files.listExpired(now, limit)) {
+      if (await this.move(this.prisma, record.id, { from: 'available', to: 'expired' })) done++;
+      await this.removeObject({ ...record, status: 'expired' });
+    }
+    await this.deps.stores.idempotency.purgeExpired(now);
+    return done;
   }
 
   /** The sealed request body of a queued generation, in clear; null when it is gone. */
@@ -156,18 +249,76 @@ export class FileLifecycle {
     } catch {
       return;
     }
-    await this.deps.stores.files.clearObjectKey(record.id);
+    await this.prisma.fileRecord.updateMany({
+      where: { id: record.id, status: { in: [dbFileStatus('failed'), dbFileStatus('expired')] } },
+      data: { objectKey: null },
+    });
   }
 
-  /** Deletes expired objects and marks their records expired (SERVICE.md §3); safe to run twice. */
-  async sweepExpired(limit = 200): Promise<number> {
-    const now = this.deps.now();
-    let done = 0;
-    for (const record of await this.deps.stores.files.listExpired(now, limit)) {
-      if (await this.deps.stores.files.markExpired(record.id)) done++;
-      await this.removeObject({ ...record, status: 'expired' });
+  /** Reconciliation: the objects of failed or expired files whose deletion failed or was interrupted. */
+  async removeStaleObjects(limit: number): Promise<number> {
+    const records = await this.deps.stores.files.listWithStaleObject(limit);
+    for (const record of records) await this.removeObject(record);
+    return records.length;
+  }
+
+  /** Reconciliation: the payloads of files no longer processing (a job that ended between two writes). */
+  async removeLeftOverPayloads(limit: number): Promise<number> {
+    const fileIds = await this.deps.stores.payloads.listLeftOver(limit);
+    if (fileIds.length === 0) return 0;
+    const { count } = await this.prisma.jobPayload.deleteMany({
+      where: { fileId: { in: fileIds }, file: { status: { not: dbFileStatus('processing') } } },
+    });
+    return count;
+  }
+
+  /**
+   * Reconciliation: reservations still held, made before `before`, whose work is gone (no file, or
+   * a file no longer processing) give their units back — once, whoever else tries.
+   */
+  async releaseStaleReservations(before: Date, limit: number): Promise<number> {
+    let released = 0;
+    for (const stale of await this.deps.stores.ledger.listStale(before, limit)) {
+      if (await this.deps.stores.ledger.release({ reservationId: stale.id })) released++;
     }
-    await this.deps.stores.idempotency.purgeExpired(now);
-    return done;
+    return released;
+  }
+
+  /** A record born in `state` (a birth state of FILE_BIRTH_STATES). */
+  private async create(
+    tx: Db,
+    record: Omit<NewFileRecord, 'status'>,
+    state: FileBirthState,
+  ): Promise<FileRecord> {
+    const { error, outcome, ...rest } = record;
+    const createdAt = record.createdAt ?? this.deps.now();
+    const row = await tx.fileRecord.create({
+      data: {
+        ...rest,
+        mode: dbKeyMode(record.mode),
+        status: dbFileStatus(state),
+        createdAt,
+        progressAt: createdAt,
+        ...(error === undefined || error === null ? {} : { error }),
+        ...(outcome === undefined || outcome === null ? {} : { outcome }),
+      },
+    });
+    return fileRecordOf(row);
+  }
+
+  /** One move of the table, conditional on the state it leaves: whether this call made it. */
+  private async move(
+    db: Db,
+    id: string,
+    transition: FileTransition,
+    data: Prisma.FileRecordUpdateManyMutationInput = {},
+  ): Promise<boolean> {
+    if (!isFileTransition(transition.from, transition.to))
+      throw new Error(`no move ${transition.from} → ${transition.to} in a file's lifecycle`);
+    const { count } = await db.fileRecord.updateMany({
+      where: { id, status: dbFileStatus(transition.from) },
+      data: { ...data, status: dbFileStatus(transition.to) },
+    });
+    return count === 1;
   }
 }

@@ -7,6 +7,8 @@ import {
   FileLifecycle,
   generateInMemory,
   internalErrorBody,
+  produceFile,
+  type ClaimRef,
   serviceUnavailableBody,
   summaryOfRecord,
 } from '@ppfile/jobs';
@@ -23,7 +25,6 @@ import type { Principal } from '../common/request-context';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { Units, type Reservation } from '../limits/units';
 import { downloadUrl } from './file-metadata';
-import type { Claim } from './idempotent-execution';
 import { processingReply, type CallOptions, type Reply } from './reply';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,7 +54,7 @@ export class FileProduction {
     request: DeclarationRequest;
     rawBody: Buffer;
     call: CallOptions;
-    claim: Claim | null;
+    claim: ClaimRef | null;
   }): Promise<Reply> {
     const { principal, request } = input;
     const reservation = await this.units.reserve(principal, request.rowCount, { produces: true });
@@ -116,7 +117,7 @@ export class FileProduction {
     }
     let final: FileRecord;
     try {
-      final = await this.lifecycle.store(record, file, request.options.retention_hours);
+      final = await produceFile(this.lifecycle, record, { ok: true, file });
     } catch (e) {
       // No object and no available record: the file fails, its units go back (or the reconciler does it).
       const error = isDependencyDown(e) ? serviceUnavailableBody(lang, '') : internalErrorBody(lang, '');
@@ -138,7 +139,7 @@ export class FileProduction {
     request: DeclarationRequest;
     rawBody: Buffer;
     call: CallOptions;
-    claim: Claim | null;
+    claim: ClaimRef | null;
     reservation: Reservation;
   }): Promise<Reply> {
     const { principal, lang, request, call, reservation } = input;
@@ -163,13 +164,14 @@ export class FileProduction {
         },
         reservationId: reservation?.reservationId ?? null,
         body: input.rawBody,
+        claim: input.claim,
       });
     } catch (e) {
       await this.units.release(reservation).catch(() => undefined);
       throw e;
     }
-    // From here the work is durable (its body is in PostgreSQL): the file ends available or failed.
-    await input.claim?.attachFile(fileId).catch(() => undefined);
+    // From here the work is durable (its body is in PostgreSQL, its claim points at it): the file
+    // ends available or failed, and a retry of the request is answered from it.
     try {
       await this.queue.enqueueGenerate(fileId);
     } catch (e) {

@@ -2,20 +2,18 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '@ppfile/contract';
 import { IdempotencyStore, type Prisma } from '@ppfile/db';
 import { Clock } from '@ppfile/infra';
+import type { ClaimRef } from '@ppfile/jobs';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { bodyHash } from './canonical-json';
 import type { Reply } from './reply';
-
-/** What a claimed request tells its claim: the file it accepted, so a retry after a crash answers from it. */
-export interface Claim {
-  attachFile(fileId: string): Promise<void>;
-}
 
 /**
  * Idempotency-Key (SERVICE.md §4.2): the first request with a key claims it, for a lease as long
  * as a request can last; its reply is kept 24 hours and replayed to a retry with the same body,
  * counted once. A claim whose request died is taken over after its lease — or, when that request
  * had already accepted a file, answered from that file, so nothing is produced or counted twice.
+ * The wrapped handler gets its claim as data: the file lifecycle points the claim at the file it
+ * accepts in the same transaction (libs/jobs FileLifecycle.open).
  */
 @Injectable()
 export class IdempotentExecution {
@@ -29,7 +27,7 @@ export class IdempotentExecution {
     keyId: string;
     key: string | undefined;
     body: unknown;
-    execute: (claim: Claim | null) => Promise<Reply>;
+    execute: (claim: ClaimRef | null) => Promise<Reply>;
     replay: (stored: Record<string, unknown>) => Record<string, unknown>;
     resume: (fileId: string) => Promise<Reply>;
   }): Promise<Reply> {
@@ -60,9 +58,7 @@ export class IdempotentExecution {
         return this.complete(keyId, key, await options.resume(begun.fileId));
     }
     try {
-      const reply = await options.execute({
-        attachFile: (fileId) => this.records.attachFile(keyId, key, fileId),
-      });
+      const reply = await options.execute({ apiKeyId: keyId, key });
       return await this.complete(keyId, key, reply);
     } catch (e) {
       // A failed request keeps nothing: the same key may be retried.
