@@ -41,14 +41,15 @@ const TARGET_LABELS = ['namespace', 'pod', 'job', 'instance', 'container', 'serv
 // What the apps read
 
 /**
- * The environment variables an app reads: the names quoted in its config.ts and in libs/config
- * (`read.int('PORT', …)`, `pair('OPERATOR_USER', …)`) and the `env.X` it reads directly. STYLE.md:
- * nothing else reads process.env.
+ * The environment variables an app reads: the variables its environment class declares (its
+ * config.ts, over libs/config's shared classes: `PORT = 3000;`, `OPERATOR_USER?: string;`), the names
+ * quoted there and the `env.X` it reads directly. STYLE.md: nothing else reads process.env.
  */
 function variablesReadBy(app: 'gateway' | 'worker'): Set<string> {
   const names = new Set<string>();
-  for (const file of [`apps/${app}/src/config.ts`, 'libs/config/src/index.ts']) {
+  for (const file of [`apps/${app}/src/config.ts`, 'libs/config/src/services-environment.ts']) {
     const text = read(file);
+    for (const m of text.matchAll(/^ {2}([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)[?!]?(?::| =)/gm)) names.add(m[1]!);
     for (const m of text.matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PORT)'/g)) names.add(m[1]!);
     for (const m of text.matchAll(/\benv\.([A-Z][A-Z0-9_]*)/g)) names.add(m[1]!);
   }

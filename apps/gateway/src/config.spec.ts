@@ -84,3 +84,48 @@ describe('gateway configuration (API.md §13)', () => {
     );
   });
 });
+
+describe('GatewayEnvironment: its own variables', () => {
+  it('reads the numbers and their defaults', () => {
+    const config = loadGatewayConfig({ ...BASE, DATABASE_POOL_MAX: '20', QUEUE_WAIT_SECONDS: '30' });
+    expect(config).toMatchObject({
+      databasePoolMax: 20,
+      rateLimitScale: 1,
+      authCacheSeconds: 5,
+      testRowsPerMonth: 1000,
+      maxInflightBytes: 128 * 1024 * 1024,
+      body: { timeoutSeconds: 120, minBytesPerSecond: 16 * 1024, graceSeconds: 10 },
+      queue: {
+        generateThresholdRows: 2000,
+        validateThresholdBytes: 2 * 1024 * 1024,
+        waitSeconds: 30,
+        prefix: 'bull',
+      },
+    });
+    expect(config.rulesThreads).toBeUndefined();
+    expect(loadGatewayConfig({ ...BASE, RULES_THREADS: '0' }).rulesThreads).toBe(0);
+    expect(loadGatewayConfig({ ...BASE, PORT: '8080' }).publicBaseUrl).toBe('http://localhost:8080');
+  });
+
+  it.each(['yes', 'TRUE', '1'])('BULL_BOARD_WRITABLE=%s is true', (raw) => {
+    const env = { ...BASE, OPERATOR_USER: 'ops', OPERATOR_PASSWORD: 'pw', BULL_BOARD_WRITABLE: raw };
+    expect(loadGatewayConfig(env).bullBoardWritable).toBe(true);
+  });
+
+  it('names each problem once, in one line, with its bounds', () => {
+    const message = problems({
+      DATABASE_POOL_MAX: '0',
+      RULES_THREADS: '65',
+      MAX_INFLIGHT_BYTES: '1024',
+      BODY_TIMEOUT_SECONDS: 'x',
+      OPERATOR_PASSWORD: 'secret',
+    });
+    expect(message.replace(/^invalid environment: /, '').split('; ')).toEqual([
+      'OPERATOR_USER and OPERATOR_PASSWORD go together: set both or neither',
+      'DATABASE_POOL_MAX must be an integer from 1 to 200',
+      'RULES_THREADS must be an integer from 0 to 64',
+      'MAX_INFLIGHT_BYTES must be an integer from 1048576 to 68719476736',
+      'BODY_TIMEOUT_SECONDS must be an integer from 5 to 3600',
+    ]);
+  });
+});

@@ -1,6 +1,17 @@
 import {
   ConfigError,
-  EnvReader,
+  EnvBoolean,
+  EnvInt,
+  EnvRule,
+  EnvText,
+  EnvTogetherWith,
+  EnvTrustProxy,
+  EnvUrl,
+  OptionalEnvInt,
+  servicesConfigOf,
+  ServicesEnvironment,
+  trustProxyOf,
+  validateEnvironment,
   type LogLevelName,
   type ServicesConfig,
   type TrustProxy,
@@ -84,44 +95,99 @@ export function servicesOf(config: GatewayConfig): ServicesConfig {
   };
 }
 
+/**
+ * The gateway's variables (API.md §13) besides the shared ones, with their defaults and bounds. One
+ * class per app over a shared base: the apps' defaults differ (DATABASE_POOL_MAX) and each sets no
+ * variable it does not read (test/deploy.e2e-spec.ts reads these declarations).
+ */
+export class GatewayEnvironment extends ServicesEnvironment {
+  @EnvInt(0, 65535)
+  PORT = 3000;
+
+  /** Default `http://localhost:$PORT`. */
+  @EnvUrl(['http:', 'https:'], 'an http:// or https:// URL')
+  PUBLIC_BASE_URL?: string;
+
+  @EnvTogetherWith('OPERATOR_PASSWORD')
+  OPERATOR_USER?: string;
+
+  @EnvText()
+  OPERATOR_PASSWORD?: string;
+
+  @EnvBoolean()
+  @EnvRule<GatewayEnvironment>(
+    (e) => e.BULL_BOARD_WRITABLE !== true || (!!e.OPERATOR_USER && !!e.OPERATOR_PASSWORD),
+    'BULL_BOARD_WRITABLE needs OPERATOR_USER and OPERATOR_PASSWORD',
+  )
+  BULL_BOARD_WRITABLE = false;
+
+  @EnvTrustProxy()
+  TRUST_PROXY?: string;
+
+  @EnvInt(1, 200)
+  DATABASE_POOL_MAX = 10;
+
+  @EnvInt(1, 1_000_000)
+  RATE_LIMIT_SCALE = 1;
+
+  @EnvInt(0, 300)
+  AUTH_CACHE_SECONDS = 5;
+
+  @EnvInt(0, 10_000_000)
+  TEST_ROWS_PER_MONTH = 1000;
+
+  /** Default: cores − 1, at most 4 (declarations/rules-pool.ts). */
+  @OptionalEnvInt(0, 64)
+  RULES_THREADS?: number;
+
+  @EnvInt(1024 * 1024, 64 * 1024 * 1024 * 1024)
+  MAX_INFLIGHT_BYTES = 128 * 1024 * 1024;
+
+  @EnvInt(5, 3600)
+  BODY_TIMEOUT_SECONDS = 120;
+
+  @EnvInt(0, 1024 * 1024 * 1024)
+  BODY_MIN_BYTES_PER_SECOND = 16 * 1024;
+
+  @EnvInt(0, 1_000_000)
+  GENERATE_QUEUE_THRESHOLD_ROWS = 2000;
+
+  @EnvInt(0, 100 * 1024 * 1024)
+  VALIDATE_QUEUE_THRESHOLD_BYTES = 2 * 1024 * 1024;
+
+  @EnvInt(1, 3600)
+  QUEUE_WAIT_SECONDS = 120;
+}
+
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const read = new EnvReader(env);
-  const { queuePrefix, ...services } = read.services();
-  const port = read.int('PORT', 3000, 0, 65535);
-  const credentials = read.pair('OPERATOR_USER', 'OPERATOR_PASSWORD');
-  const operator = credentials ? { user: credentials[0], password: credentials[1] } : null;
-  const config: GatewayConfig = {
+  const e = validateEnvironment(GatewayEnvironment, env);
+  const { queuePrefix, ...services } = servicesConfigOf(e);
+  return {
     ...services,
-    port,
-    publicBaseUrl: read.httpUrl('PUBLIC_BASE_URL', `http://localhost:${port}`),
-    operator,
-    bullBoardWritable: read.bool('BULL_BOARD_WRITABLE', false),
-    trustProxy: read.trustProxy(),
-    databasePoolMax: read.int('DATABASE_POOL_MAX', 10, 1, 200),
-    rateLimitScale: read.int('RATE_LIMIT_SCALE', 1, 1, 1_000_000),
-    authCacheSeconds: read.int('AUTH_CACHE_SECONDS', 5, 0, 300),
-    testRowsPerMonth: read.int('TEST_ROWS_PER_MONTH', 1000, 0, 10_000_000),
-    rulesThreads: env.RULES_THREADS ? read.int('RULES_THREADS', 1, 0, 64) : undefined,
-    maxInflightBytes: read.int('MAX_INFLIGHT_BYTES', 128 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024),
+    port: e.PORT,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    operator:
+      e.OPERATOR_USER && e.OPERATOR_PASSWORD
+        ? { user: e.OPERATOR_USER, password: e.OPERATOR_PASSWORD }
+        : null,
+    bullBoardWritable: e.BULL_BOARD_WRITABLE === true,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    rateLimitScale: e.RATE_LIMIT_SCALE,
+    authCacheSeconds: e.AUTH_CACHE_SECONDS,
+    testRowsPerMonth: e.TEST_ROWS_PER_MONTH,
+    rulesThreads: e.RULES_THREADS,
+    maxInflightBytes: e.MAX_INFLIGHT_BYTES,
     body: {
-      timeoutSeconds: read.int('BODY_TIMEOUT_SECONDS', 120, 5, 3600),
-      minBytesPerSecond: read.int('BODY_MIN_BYTES_PER_SECOND', 16 * 1024, 0, 1024 * 1024 * 1024),
+      timeoutSeconds: e.BODY_TIMEOUT_SECONDS,
+      minBytesPerSecond: e.BODY_MIN_BYTES_PER_SECOND,
       graceSeconds: 10,
     },
     queue: {
-      generateThresholdRows: read.int('GENERATE_QUEUE_THRESHOLD_ROWS', 2000, 0, 1_000_000),
-      validateThresholdBytes: read.int(
-        'VALIDATE_QUEUE_THRESHOLD_BYTES',
-        2 * 1024 * 1024,
-        0,
-        100 * 1024 * 1024,
-      ),
-      waitSeconds: read.int('QUEUE_WAIT_SECONDS', 120, 1, 3600),
+      generateThresholdRows: e.GENERATE_QUEUE_THRESHOLD_ROWS,
+      validateThresholdBytes: e.VALIDATE_QUEUE_THRESHOLD_BYTES,
+      waitSeconds: e.QUEUE_WAIT_SECONDS,
       prefix: queuePrefix,
     },
   };
-  if (config.bullBoardWritable && !operator)
-    read.problem('BULL_BOARD_WRITABLE needs OPERATOR_USER and OPERATOR_PASSWORD');
-  read.done();
-  return config;
 }

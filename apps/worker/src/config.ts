@@ -1,4 +1,13 @@
-import { ConfigError, EnvReader, type ServicesConfig } from '@ppfile/config';
+import {
+  ConfigError,
+  EnvInt,
+  EnvText,
+  EnvTogetherWith,
+  servicesConfigOf,
+  ServicesEnvironment,
+  validateEnvironment,
+  type ServicesConfig,
+} from '@ppfile/config';
 import type { QueueName } from '@ppfile/jobs';
 
 /** The worker's validated configuration, injected by this token (WorkerModule provides it). */
@@ -30,23 +39,56 @@ export interface WorkerConfig extends ServicesConfig {
 
 export { ConfigError };
 
+/** The worker's variables (API.md §13) besides the shared ones (see the gateway's config.ts). */
+export class WorkerEnvironment extends ServicesEnvironment {
+  @EnvInt(1, 100)
+  DATABASE_POOL_MAX = 4;
+
+  @EnvInt(1, 64)
+  WORKER_CONCURRENCY_GENERATE = 1;
+
+  @EnvInt(1, 64)
+  WORKER_CONCURRENCY_VALIDATE = 2;
+
+  @EnvInt(1, 64)
+  WORKER_CONCURRENCY_MAINTENANCE = 1;
+
+  @EnvInt(0, 86400)
+  SWEEP_INTERVAL_SECONDS = 60;
+
+  @EnvInt(1, 3600)
+  WORKER_LOCK_SECONDS = 60;
+
+  @EnvInt(0, 86400)
+  RECONCILE_INTERVAL_SECONDS = 30;
+
+  @EnvInt(0, 65535)
+  WORKER_HTTP_PORT = 3001;
+
+  @EnvTogetherWith('OPERATOR_PASSWORD')
+  OPERATOR_USER?: string;
+
+  @EnvText()
+  OPERATOR_PASSWORD?: string;
+}
+
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  const read = new EnvReader(env);
-  const credentials = read.pair('OPERATOR_USER', 'OPERATOR_PASSWORD');
-  const config: WorkerConfig = {
-    ...read.services(),
-    databasePoolMax: read.int('DATABASE_POOL_MAX', 4, 1, 100),
+  const e = validateEnvironment(WorkerEnvironment, env);
+  return {
+    ...servicesConfigOf(e),
+    databasePoolMax: e.DATABASE_POOL_MAX,
     concurrency: {
-      generate: read.int('WORKER_CONCURRENCY_GENERATE', 1, 1, 64),
-      validate: read.int('WORKER_CONCURRENCY_VALIDATE', 2, 1, 64),
-      maintenance: read.int('WORKER_CONCURRENCY_MAINTENANCE', 1, 1, 64),
+      generate: e.WORKER_CONCURRENCY_GENERATE,
+      validate: e.WORKER_CONCURRENCY_VALIDATE,
+      maintenance: e.WORKER_CONCURRENCY_MAINTENANCE,
     },
-    sweepIntervalSeconds: read.int('SWEEP_INTERVAL_SECONDS', 60, 0, 86400),
-    lockSeconds: read.int('WORKER_LOCK_SECONDS', 60, 1, 3600),
-    reconcileIntervalSeconds: read.int('RECONCILE_INTERVAL_SECONDS', 30, 0, 86400),
-    httpPort: read.int('WORKER_HTTP_PORT', 3001, 0, 65535),
-    operator: credentials ? { user: credentials[0], password: credentials[1] } : null,
+    sweepIntervalSeconds: e.SWEEP_INTERVAL_SECONDS,
+    lockSeconds: e.WORKER_LOCK_SECONDS,
+    reconcileIntervalSeconds: e.RECONCILE_INTERVAL_SECONDS,
+    httpPort: e.WORKER_HTTP_PORT,
+    operator:
+      e.OPERATOR_USER && e.OPERATOR_PASSWORD
+        ? { user: e.OPERATOR_USER, password: e.OPERATOR_PASSWORD }
+        : null,
   };
-  read.done();
-  return config;
 }

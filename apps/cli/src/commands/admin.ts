@@ -18,7 +18,7 @@ import {
   type PrismaClient,
   type Stores,
 } from '@ppfile/db';
-import { EnvReader } from '@ppfile/config';
+import { ReconcileEnvironment, s3ConfigOf, validateEnvironment } from '@ppfile/config';
 import { checkInvariants } from '@ppfile/jobs';
 import type { Lang } from '@ppfile/rules';
 import { ObjectStorage } from '@ppfile/storage';
@@ -264,14 +264,14 @@ async function usage({ values, output, databaseUrl, lang }: Context): Promise<nu
  */
 async function reconcileCheck({ values, output, databaseUrl, env, lang }: Context): Promise<number> {
   if (!values.check) throw usageError('reconcile_check_only');
-  const read = new EnvReader(env);
-  const s3 = read.s3();
-  const lease = read.int('PROCESSING_LEASE_SECONDS', 600, 1, 7 * 86400);
+  let settings: ReconcileEnvironment;
   try {
-    read.done();
+    settings = validateEnvironment(ReconcileEnvironment, env);
   } catch (e) {
     throw usageError('failed', { detail: (e as Error).message });
   }
+  const s3 = s3ConfigOf(settings);
+  const lease = settings.PROCESSING_LEASE_SECONDS;
   const prisma = createPrismaClient(databaseUrl, { poolMax: 2 });
   let violations;
   try {
