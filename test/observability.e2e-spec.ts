@@ -132,7 +132,7 @@ describe('logs and metrics of a gateway and a worker', () => {
     expect(suiteLogs.lines.some((l) => l.includes(org.live))).toBe(false);
   });
 
-  it('one JSON line per job: file id, rows, duration, outcome', async () => {
+  it('one JSON line per job: file id, the accepting request id, rows, duration, outcome', async () => {
     const fileId = answers[0]!.body.file_id as string;
     let job: Record<string, unknown> | undefined;
     for (let i = 0; i < 50 && !job; i++) {
@@ -143,6 +143,8 @@ describe('logs and metrics of a gateway and a worker', () => {
       app: 'worker',
       job: 'generate',
       file_id: fileId,
+      // The worker's lines for a job carry the id of the request that added it (nestjs-cls).
+      request_id: answers[0]!.headers['x-request-id'],
       rows: 10,
       outcome: 'completed',
     });

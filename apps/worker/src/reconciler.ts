@@ -107,7 +107,7 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
         // is there to resume from (it is in PostgreSQL, not in Redis). A file without a body is an
         // in-process one, still in its gateway's hands until the lease ends.
         if (LIVE_STATES.has(state) || !(await this.payloads.exists(record.id))) continue;
-        await this.queue.requeueGenerate(record.id);
+        await this.queue.requeueGenerate(record.id, record.requestId);
         report.requeued++;
         continue;
       }

@@ -30,7 +30,14 @@ export class WorkerModule {
     checkProcessors(PROCESSOR_CLASSES);
     return {
       module: WorkerModule,
-      imports: [InfraModule.forRoot({ services: config, databasePoolMax: config.databasePoolMax, logger })],
+      imports: [
+        InfraModule.forRoot({
+          services: config,
+          databasePoolMax: config.databasePoolMax,
+          logger,
+          requestIds: 'jobs',
+        }),
+      ],
       providers: [
         { provide: WORKER_CONFIG, useValue: config },
         GenerationPool,

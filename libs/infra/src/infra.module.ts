@@ -7,6 +7,7 @@ import {
   type Provider,
 } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
+import { ClsModule } from 'nestjs-cls';
 import { Redis } from 'ioredis';
 import type { ServicesConfig } from '@ppfile/config';
 import {
@@ -28,6 +29,7 @@ import {
 import { FileLifecycle, PayloadCipher, QUEUE_NAMES } from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { CURRENT_SPEC_VERSION } from '@ppfile/rules';
+import { newRequestId } from '@ppfile/contract';
 import { ObjectStorage } from '@ppfile/storage';
 import { Clock, SystemClock } from './clock';
 import { HealthChecks } from './health';
@@ -51,6 +53,12 @@ export interface InfraOptions {
   clock?: Clock;
   /** The process's logger (createRootLogger), built before Nest so that boot lines are JSON too. */
   logger: RootLogger;
+  /**
+   * Where the request id of the work under way comes from (nestjs-cls): the gateway names it per
+   * request (its X-Request-Id); a worker takes it from the job (JobHost). Read by every log line,
+   * the jobs added and the error bodies.
+   */
+  requestIds: 'http' | 'jobs';
 }
 
 /** Closes the process-wide clients last, after the app's own shutdown hooks (the worker closes first). */
@@ -173,6 +181,18 @@ export class InfraModule {
       // The queues (one per kind of work, libs/jobs QUEUES) on the configuration's Redis and
       // QUEUE_PREFIX; @nestjs/bullmq builds them once, the workers' @Processor classes consume them.
       imports: [
+        ClsModule.forRoot({
+          global: true,
+          // The gateway's request-id middleware (app.use, ahead of Nest's routing) has named it.
+          middleware:
+            options.requestIds === 'http'
+              ? {
+                  mount: true,
+                  generateId: true,
+                  idGenerator: (req: { requestId?: string }) => req.requestId ?? newRequestId(),
+                }
+              : undefined,
+        }),
         BullModule.forRootAsync({
           useFactory: () => ({
             connection: redisOptions(services.redisUrl, 'queue'),

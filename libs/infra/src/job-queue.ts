@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { ClsService } from 'nestjs-cls';
 import {
   GENERATE_ATTEMPTS,
   generateJobId,
@@ -39,10 +40,16 @@ export class JobQueue {
     @InjectQueue('maintenance') private readonly maintenance: Queue,
     @Inject(Redis) private readonly redis: Redis,
     @Inject(HealthChecks) health: HealthChecks,
+    @Inject(ClsService) private readonly cls: ClsService,
   ) {
     this.queues = { generate, validate, maintenance };
     // While Redis is away calls fail (503) and the connection comes back by itself.
     for (const queue of Object.values(this.queues)) queue.on('error', () => health.suspect());
+  }
+
+  /** The id of the request (or job) under way, carried by the jobs it adds. */
+  private currentRequestId(): string | undefined {
+    return this.cls.isActive() ? (this.cls.getId()) : undefined;
   }
 
   /** The BullMQ key prefix of these queues (QUEUE_PREFIX). */
@@ -51,10 +58,10 @@ export class JobQueue {
   }
 
   /** The job id is the file id: adding it twice (a retried request, the reconciler) adds one job. */
-  async enqueueGenerate(fileId: string): Promise<void> {
+  async enqueueGenerate(fileId: string, requestId = this.currentRequestId()): Promise<void> {
     await this.generate.add(
       'generate',
-      { fileId },
+      { fileId, requestId },
       {
         jobId: generateJobId(fileId),
         attempts: GENERATE_ATTEMPTS,
@@ -88,14 +95,14 @@ export class JobQueue {
   }
 
   /** Adds a generation again after its job was lost or spent its attempts (the reconciler, within the lease). */
-  async requeueGenerate(fileId: string): Promise<void> {
+  async requeueGenerate(fileId: string, requestId?: string): Promise<void> {
     const job = await this.generate.getJob(generateJobId(fileId));
     if (job) {
       const state = await job.getState();
       if (state !== 'failed' && state !== 'completed') return;
       await job.remove();
     }
-    await this.enqueueGenerate(fileId);
+    await this.enqueueGenerate(fileId, requestId);
   }
 
   /**
@@ -114,7 +121,7 @@ export class JobQueue {
     try {
       const job = await this.validate.add(
         'validate-file',
-        { ...data, payloadKey },
+        { ...data, payloadKey, requestId: data.requestId ?? this.currentRequestId() },
         { jobId: `validate-${id}`, attempts: 2, removeOnFail: { age: 3600 } },
       );
       const deadline = Date.now() + wait.timeoutMs;

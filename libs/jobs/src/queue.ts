@@ -38,6 +38,8 @@ export const LEGACY_QUEUE_NAME = 'ppfile';
 export interface GenerateJobData {
   /** The file record (status processing) this job completes; also the job id. */
   fileId: string;
+  /** The accepting request's id: the worker's lines for this job carry it. */
+  requestId?: string;
 }
 
 export interface ValidateFileJobData {
@@ -51,6 +53,8 @@ export interface ValidateFileJobData {
   maxRows: number;
   /** yyyymmdd, Europe/Paris: the gateway's day, so that both paths judge dates alike. */
   today: number;
+  /** The uploading request's id: the worker's lines for this job carry it. */
+  requestId?: string;
 }
 
 export type SweepJobData = Record<string, never>;

@@ -68,6 +68,7 @@ export class FileProduction {
     principal: Principal;
     lang: Lang;
     request: DeclarationRequest;
+    call: CallOptions;
     reservation: Reservation;
   }): Promise<Reply> {
     const { principal, lang, request, reservation } = input;
@@ -90,7 +91,7 @@ export class FileProduction {
         reservation,
         now,
         lang,
-        requestId: '',
+        requestId: input.call.requestId,
       });
       if (!request.options.store) {
         await this.lifecycle.recordNotStored({
@@ -120,7 +121,9 @@ export class FileProduction {
       final = await produceFile(this.lifecycle, record, { ok: true, file });
     } catch (e) {
       // No object and no available record: the file fails, its units go back (or the reconciler does it).
-      const error = isDependencyDown(e) ? serviceUnavailableBody(lang, '') : internalErrorBody(lang, '');
+      const error = isDependencyDown(e)
+        ? serviceUnavailableBody(lang, input.call.requestId)
+        : internalErrorBody(lang, input.call.requestId);
       await this.lifecycle.fail(record.id, error).catch(() => undefined);
       throw e;
     }

@@ -1,6 +1,7 @@
 import { Inject, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
+import { CLS_ID, ClsService } from 'nestjs-cls';
 import {
   HealthChecks,
   isDependencyDown,
@@ -32,6 +33,7 @@ export abstract class JobHost
   @Inject(HealthChecks) private readonly health!: HealthChecks;
   @Inject(ROOT_LOGGER) private readonly log!: RootLogger;
   @Inject(WORKER_CONFIG) protected readonly config!: WorkerConfig;
+  @Inject(ClsService) private readonly cls!: ClsService;
 
   /** Runs one job of a name this processor handles. */
   protected abstract handle(job: Job): Promise<unknown>;
@@ -39,10 +41,14 @@ export abstract class JobHost
   /** Called once a job has failed for good (attempts spent, or stalled too often), with its last error. */
   protected failedForGood?(job: Job, error: Error): Promise<void>;
 
+  /** Runs in the context of the request that added the job: every line it writes carries its id. */
   async process(job: Job): Promise<unknown> {
     const handles = (this.constructor as unknown as typeof JobHost).handles;
     if (!handles.includes(job.name as JobName)) throw new Error(`no processor for job "${job.name}"`);
-    return this.handle(job);
+    return this.cls.run(() => {
+      this.cls.set(CLS_ID, requestIdOf(job));
+      return this.handle(job);
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -117,6 +123,7 @@ export abstract class JobHost
         type: 'job',
         job: job.name,
         job_id: job.id,
+        request_id: requestIdOf(job),
         file_id: typeof data.fileId === 'string' ? data.fileId : undefined,
         rows,
         expired: typeof r.expired === 'number' ? r.expired : undefined,
@@ -128,4 +135,10 @@ export abstract class JobHost
       'job',
     );
   }
+}
+
+/** The id of the request that added a job (none for the scheduled maintenance jobs). */
+function requestIdOf(job: Job): string | undefined {
+  const id = (job.data as { requestId?: unknown } | undefined)?.requestId;
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }

@@ -1,4 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
+import { ClsServiceManager } from 'nestjs-cls';
 import { pino, type DestinationStream, type Logger as Pino } from 'pino';
 import type { LogLevelName } from '@ppfile/config';
 
@@ -21,6 +22,7 @@ export function createRootLogger(options: {
       base: { app: options.app, pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      mixin: requestIdOfContext,
       redact: {
         paths: [
           'authorization',
@@ -39,6 +41,16 @@ export function createRootLogger(options: {
     },
     options.destination ?? defaultDestination(),
   );
+}
+
+/**
+ * The request id of the work under way (nestjs-cls: the gateway's request, the worker's job): on
+ * every line written while it runs, whoever writes it. Nothing outside a request or a job.
+ */
+export function requestIdOfContext(): { request_id?: string } {
+  const cls = ClsServiceManager.getClsService();
+  const id = cls.isActive() ? (cls.getId() as string | undefined) : undefined;
+  return id ? { request_id: id } : {};
 }
 
 function defaultDestination(): DestinationStream {
