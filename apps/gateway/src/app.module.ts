@@ -53,6 +53,7 @@ export class AppModule implements NestModule {
           clock: options.clock,
           logger: options.logger,
         }),
+          requestIds: 'http',
         AuthModule,
         HealthModule,
         SpecModule,
