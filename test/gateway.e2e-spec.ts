@@ -401,6 +401,44 @@ describe('file validation (POST /v1/files/validate)', () => {
       .attach('file', csv, 'a.csv');
     expectError(wrongType, 400, 'INVALID_REQUEST');
   });
+
+  it("a bad form is INVALID_REQUEST naming every field at once (the form DTO), in the caller's language", async () => {
+    const org = await gw.organization('pro');
+    const month = monthOf(gw.clock.now());
+    const before = (await gw.stores.usage.getUsage(org.id, month)).used;
+    const res = await request(gw.http)
+      .post('/v1/files/validate')
+      .set(bearer(org.live))
+      .field('type', 'xyz')
+      .field('strict_references', 'maybe')
+      .field('colour', 'blue');
+    expectError(res, 400, 'INVALID_REQUEST');
+    expect(res.body.error.message).toBe('The request is malformed (5 problems; see details.fields).');
+    expect(res.body.error.details.field_count).toBe(5);
+    expect(new Map(res.body.error.details.fields.map((f: Json) => [f.field, f.message]))).toEqual(
+      new Map([
+        ['colour', 'is not a known field'],
+        ['file', 'is required'],
+        ['type', 'must be one of: adf, jdr'],
+        ['declarant', 'is required'],
+        ['strict_references', 'must be one of: true, false'],
+      ]),
+    );
+    const fr = await request(gw.http)
+      .post('/v1/files/validate')
+      .set(bearer(org.live))
+      .set('Accept-Language', 'fr')
+      .field('type', 'adf')
+      .field('declarant', 'employer')
+      .field('strict_references', 'oui')
+      .attach('file', Buffer.from('x'), 'f.csv');
+    expectError(fr, 400, 'INVALID_REQUEST');
+    expect(fr.body.error.details.fields).toEqual([
+      { field: 'strict_references', message: "doit valoir l'une des valeurs: true, false" },
+    ]);
+    // Refused before anything is reserved or counted.
+    expect((await gw.stores.usage.getUsage(org.id, month)).used).toBe(before);
+  });
 });
 
 describe('spec endpoints', () => {
@@ -427,6 +465,54 @@ describe('spec endpoints', () => {
       await request(gw.http).get('/v1/spec/2026-02/references/rome?limit=0').set(bearer(live)),
       400,
       'INVALID_REQUEST',
+    );
+  });
+
+  it('parameters go through their DTOs: INVALID_REQUEST naming the query parameter, a route parameter answered as API.md §6 says', async () => {
+    const { live } = await gw.organization('pro');
+    const search = (query: string, lang = 'en') =>
+      request(gw.http)
+        .get(`/v1/spec/2026-02/references/rome${query}`)
+        .set(bearer(live))
+        .set('Accept-Language', lang);
+    const bad = await search('?limit=501');
+    expectError(bad, 400, 'INVALID_REQUEST');
+    expect(bad.body.error.details).toEqual({
+      fields: [{ field: 'limit', message: 'must be an integer from 1 to 500' }],
+      field_count: 1,
+    });
+    const fr = await search('?limit=ten', 'fr');
+    expect(fr.body.error.message).toBe('La requête est mal formée (1 problème ; voir details.fields).');
+    expect(fr.body.error.details.fields).toEqual([
+      { field: 'limit', message: 'doit être un entier de 1 à 500' },
+    ]);
+    // A repeated parameter is a list, not a text: named now (it reached the search before).
+    const twice = await search('?q=a&q=b&limit=0');
+    expectError(twice, 400, 'INVALID_REQUEST');
+    expect(twice.body.error.details.fields).toEqual([
+      { field: 'q', message: 'must be a string' },
+      { field: 'limit', message: 'must be an integer from 1 to 500' },
+    ]);
+    // An unknown query parameter is ignored, as it always was; a limit is taken as a number.
+    const ok = await search('?q=soudage&limit=1&_=12345');
+    expect(ok.status).toBe(200);
+    expect(ok.body.items.length).toBeLessThanOrEqual(1);
+    // Route parameters that name nothing: the version first, then the list, then the query.
+    expectError(
+      await request(gw.http).get('/v1/spec/1999-01/references/naf?limit=0').set(bearer(live)),
+      400,
+      'UNSUPPORTED_SPEC_VERSION',
+    );
+    expectError(
+      await request(gw.http).get('/v1/spec/2026-02/references/naf?limit=0').set(bearer(live)),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(await request(gw.http).get('/v1/files/not-a-file-id').set(bearer(live)), 404, 'NOT_FOUND');
+    expectError(
+      await request(gw.http).get('/v1/files/not-a-file-id/download').set(bearer(live)),
+      404,
+      'NOT_FOUND',
     );
   });
 });

@@ -5,6 +5,7 @@
  */
 export * from './codes';
 export * from './errors';
+export * from './field-errors';
 export * from './files';
 export * from './ids';
 export * from './messages';

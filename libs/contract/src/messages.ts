@@ -143,6 +143,8 @@ export const REQUEST_FIELD_PROBLEMS = {
     en: 'too many parts: one file and at most 10 fields',
     fr: 'trop de parties : un fichier et 10 champs au plus',
   },
+  /** What no other problem names (a constraint of a DTO without its own words). */
+  invalid: { en: 'is not valid', fr: "n'est pas valide" },
   multipart_second_file: {
     en: 'only one file is taken, in the field "file"',
     fr: 'un seul fichier est accepté, dans le champ « file »',

@@ -17,7 +17,8 @@ import { ApiError, REQUEST_FIELD_PROBLEMS } from '@ppfile/contract';
 import type { GatewayRequest } from '../common/request-context';
 import { FileReader, PROCESSING_RETRY_AFTER_SECONDS } from './file-reader';
 import { GenerateService } from './generate.service';
-import { UploadValidation, type UploadFields } from './upload-validation';
+import { FileIdParams, UploadForm, UploadFormFields } from './dto/files.dto';
+import { UploadValidation } from './upload-validation';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -66,27 +67,27 @@ export class FilesController {
 
   @Post('validate')
   @HttpCode(200)
-  // The form was read in memory (never on disk, SERVICE.md §4.3) by upload-body.middleware.ts.
+  // The form was read in memory (never on disk, SERVICE.md §4.3) by upload-body.middleware.ts; its
+  // fields and the presence of its file are checked by UploadForm (the global ValidationPipe).
   async validate(
     @Req() req: GatewayRequest,
-    @UploadedFile() file: { buffer: Buffer; originalname: string } | undefined,
-    @Body() fields: UploadFields,
+    @UploadedFile() file: { buffer: Buffer; originalname: string },
+    @UploadFormFields() form: UploadForm,
   ): Promise<FileValidationResponse> {
-    return this.uploads.validate({
-      principal: req.principal!,
-      lang: req.lang,
-      upload: file,
-      fields: fields ?? {},
-    });
+    return this.uploads.validate({ principal: req.principal!, lang: req.lang, upload: file, form });
   }
 
   @Get(':id')
-  metadata(@Req() req: GatewayRequest, @Param('id') id: string): Promise<Record<string, unknown>> {
+  metadata(@Req() req: GatewayRequest, @Param() { id }: FileIdParams): Promise<Record<string, unknown>> {
     return this.reader.metadata(req.principal!, id);
   }
 
   @Get(':id/download')
-  async download(@Req() req: GatewayRequest, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async download(
+    @Req() req: GatewayRequest,
+    @Res() res: Response,
+    @Param() { id }: FileIdParams,
+  ): Promise<void> {
     const file = await this.reader.download(req.principal!, id);
     const etag = `"${file.sha256}"`;
     // A conditional GET for the file the client already has: 304, no body (RFC 9110 §13.1.2).

@@ -1,27 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError, REQUEST_FIELD_PROBLEMS } from '@ppfile/contract';
+import { ApiError } from '@ppfile/contract';
 import { Clock, JobQueue } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { createCsvValidator, parisDay, type FileValidationResponse, type Lang } from '@ppfile/rules';
 import type { Principal } from '../common/request-context';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
+import type { UploadForm } from './dto/files.dto';
 import { rowLimit } from '../limits/row-limit';
 import { Units } from '../limits/units';
-
-export interface UploadFields {
-  type?: string;
-  declarant?: string;
-  strict_references?: string;
-  spec_version?: string;
-}
-
-/** The form fields of an upload besides `file`; any other is refused, as an unknown JSON field is. */
-const UPLOAD_FIELDS: ReadonlySet<string> = new Set([
-  'type',
-  'declarant',
-  'strict_references',
-  'spec_version',
-]);
 
 /**
  * POST /v1/files/validate (SERVICE.md §4.3): the upload is analysed in memory (multer's memory
@@ -42,36 +28,18 @@ export class UploadValidation {
   async validate(input: {
     principal: Principal;
     lang: Lang;
-    upload: { buffer: Buffer; originalname: string } | undefined;
-    fields: UploadFields;
+    upload: { buffer: Buffer; originalname: string };
+    /** Checked by its DTO: a file, a type and a declarant, strict_references true or false. */
+    form: UploadForm;
   }): Promise<FileValidationResponse> {
-    const { principal, lang, upload, fields } = input;
-    const problems: { field: string; message: string }[] = [];
-    if (!upload) problems.push({ field: 'file', message: REQUEST_FIELD_PROBLEMS.required[lang] });
-    for (const name of Object.keys(fields))
-      if (!UPLOAD_FIELDS.has(name))
-        problems.push({ field: name, message: REQUEST_FIELD_PROBLEMS.unknown[lang] });
-    const strict = fields.strict_references;
-    if (strict !== undefined && strict !== 'true' && strict !== 'false') {
-      problems.push({
-        field: 'strict_references',
-        message: `${REQUEST_FIELD_PROBLEMS.one_of[lang]}: true, false`,
-      });
-    }
-    if (problems.length || !upload) {
-      throw new ApiError(
-        'INVALID_REQUEST',
-        { count: problems.length },
-        { fields: problems, field_count: problems.length },
-      );
-    }
+    const { principal, lang, upload, form: fields } = input;
     const limit = rowLimit(principal);
     const today = parisDay(this.clock.now());
     const form = {
-      type: fields.type ?? '',
-      declarant: fields.declarant ?? '',
+      type: fields.type,
+      declarant: fields.declarant,
       spec_version: fields.spec_version,
-      strict_references: strict !== 'false',
+      strict_references: fields.strict_references !== 'false',
       filename: upload.originalname,
     };
     // Built first on both paths: it refuses a wrong type, declarant or spec_version (400) before any
