@@ -22,9 +22,30 @@ export type FileSummary = Pick<
   | 'normalizations'
 > & { content?: Buffer | null };
 
+/** The 200 of POST /v1/files/generate (SERVICE.md §2.3); `content` only when the file is not stored. */
+export interface GenerateResponseBody extends GenerateResponseMeta {
+  success: true;
+  spec_version: string;
+  rows: number;
+  declarations: number;
+  filename: string;
+  sha256: string;
+  warning_count: number;
+  warnings: FileSummary['warnings'];
+  normalization_count: number;
+  normalizations: FileSummary['normalizations'];
+  content?: string;
+}
+
+/** The 202 of POST /v1/files/generate (API.md §8): the file is being produced. */
+export interface ProcessingResponseBody {
+  file_id: string;
+  status: 'processing';
+}
+
 /** The generate response of SERVICE.md §2.3, with `content` when the file is not stored. */
-export function generateResponseBody(file: FileSummary, meta: GenerateResponseMeta): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export function generateResponseBody(file: FileSummary, meta: GenerateResponseMeta): GenerateResponseBody {
+  const body: GenerateResponseBody = {
     success: true,
     file_id: meta.file_id,
     mode: meta.mode,

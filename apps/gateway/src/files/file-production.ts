@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError, generateResponseBody, newFileId, type FileSummary } from '@ppfile/contract';
+import {
+  ApiError,
+  generateResponseBody,
+  newFileId,
+  type FileSummary,
+  type GenerateResponseBody,
+} from '@ppfile/contract';
 import { FileStore, type FileRecord } from '@ppfile/db';
 import { Clock, isDependencyDown, JobQueue } from '@ppfile/infra';
 import {
@@ -224,8 +230,8 @@ export class FileProduction {
    * A replayed reply. The content of a `store: false` file is never kept anywhere: it is produced
    * again from the retried body (the same body, by the idempotency check), and must hash the same.
    */
-  replay(stored: Record<string, unknown>, request: DeclarationRequest, lang: Lang): Record<string, unknown> {
-    if (stored.stored !== false || typeof stored.sha256 !== 'string') return stored;
+  replay(stored: GenerateResponseBody, request: DeclarationRequest, lang: Lang): GenerateResponseBody {
+    if (stored.stored) return stored;
     const now = this.clock.now();
     const file = generateInMemory({
       request,

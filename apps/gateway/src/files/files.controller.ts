@@ -19,6 +19,7 @@ import { FileReader, PROCESSING_RETRY_AFTER_SECONDS } from './file-reader';
 import { GenerateService } from './generate.service';
 import { FileIdParams, UploadForm, UploadFormFields } from './dto/files.dto';
 import { UploadValidation } from './upload-validation';
+import type { Reply } from './reply';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -37,7 +38,7 @@ export class FilesController {
     @Res({ passthrough: true }) res: Response,
     @Body() body: unknown,
     @Headers('idempotency-key') idempotencyKey?: string,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Reply['body']> {
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw new ApiError(
         'INVALID_REQUEST',

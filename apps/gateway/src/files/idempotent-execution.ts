@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError } from '@ppfile/contract';
+import { ApiError, type GenerateResponseBody, type ProcessingResponseBody } from '@ppfile/contract';
 import { IdempotencyStore, type Prisma } from '@ppfile/db';
 import { Clock } from '@ppfile/infra';
 import type { ClaimRef } from '@ppfile/jobs';
@@ -28,7 +28,7 @@ export class IdempotentExecution {
     key: string | undefined;
     body: unknown;
     execute: (claim: ClaimRef | null) => Promise<Reply>;
-    replay: (stored: Record<string, unknown>) => Record<string, unknown>;
+    replay: (stored: GenerateResponseBody) => GenerateResponseBody;
     resume: (fileId: string) => Promise<Reply>;
   }): Promise<Reply> {
     const { keyId, key } = options;
@@ -47,12 +47,15 @@ export class IdempotentExecution {
       case 'in_progress':
         throw new ApiError('IDEMPOTENCY_IN_PROGRESS');
       case 'completed': {
-        const stored = begun.body as Record<string, unknown>;
-        // A 202 is not replayed as it was: the file has moved on since. The retry gets its state now
-        // (200 with the file once available, else 202 with Location again).
-        if (begun.status === 202 && typeof stored.file_id === 'string')
-          return { ...(await options.resume(stored.file_id)), replayed: true };
-        return { status: begun.status, body: options.replay(stored), replayed: true };
+        // Only a generate's 200 or 202 is kept (a refusal keeps nothing). A 202 is not replayed as
+        // it was: the file has moved on since. The retry gets its state now (200 with the file once
+        // available, else 202 with Location again).
+        if (begun.status === 202)
+          return {
+            ...(await options.resume((begun.body as ProcessingResponseBody).file_id)),
+            replayed: true,
+          };
+        return { status: 200, body: options.replay(begun.body as GenerateResponseBody), replayed: true };
       }
       case 'accepted':
         return this.complete(keyId, key, await options.resume(begun.fileId));
@@ -69,14 +72,14 @@ export class IdempotentExecution {
 
   private async complete(keyId: string, key: string, reply: Reply): Promise<Reply> {
     // The CSV itself is never kept for replay (store: false means written nowhere).
-    const kept = { ...reply.body };
+    const kept: Record<string, unknown> = { ...reply.body };
     delete kept.content;
     await this.records.completeIdempotent(
       keyId,
       key,
       reply.status,
       kept as Prisma.InputJsonValue,
-      (reply.body.file_id as string) ?? null,
+      reply.body.file_id,
     );
     return reply;
   }

@@ -1,11 +1,15 @@
+import type { GenerateResponseBody, ProcessingResponseBody } from '@ppfile/contract';
+
 /** A generate answer before it is written: status, body and the headers that go with them. */
-export interface Reply {
-  status: number;
-  body: Record<string, unknown>;
-  replayed: boolean;
-  /** For 202: where the file's status is read. */
-  location?: string;
-}
+export type Reply =
+  | { status: 200; body: GenerateResponseBody; replayed: boolean; location?: undefined }
+  | {
+      status: 202;
+      body: ProcessingResponseBody;
+      replayed: boolean;
+      /** Where the file's status is read. */
+      location: string;
+    };
 
 export interface CallOptions {
   requestId: string;
