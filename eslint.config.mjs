@@ -13,6 +13,7 @@ const LAYERS = {
   client: 0,
   refdata: 1,
   contract: 1,
+  sheets: 1,
   db: 2,
   storage: 2,
   jobs: 3,
@@ -26,6 +27,7 @@ const EXCLUDED = {
   db: ['rules', 'client'],
   refdata: ['client'],
   contract: ['client'],
+  sheets: ['client', 'config'],
   storage: ['client'],
   jobs: ['client'],
   infra: ['client'],
@@ -39,6 +41,12 @@ const PACKAGE_BANS = {
   rules: [{ ...FRAMEWORK_AND_IO, why: 'libs/rules (layer 0) is pure: no framework, no I/O' }],
   contract: [
     { ...FRAMEWORK_AND_IO, why: 'libs/contract (layer 1) is the HTTP contract: no framework, no I/O' },
+  ],
+  sheets: [
+    {
+      ...FRAMEWORK_AND_IO,
+      why: 'libs/sheets (layer 1) reads and writes bytes in memory: no framework, no I/O',
+    },
   ],
   jobs: [
     { regex: '^@nestjs/', list: '@nestjs/*', why: 'libs/jobs (layer 3) has no Nest: libs/infra wraps it' },

@@ -381,6 +381,10 @@ function schemas(): Record<string, Schema | Record<string, unknown>> {
             items: object({
               position: { type: 'integer', minimum: 1 },
               name: string('Official column name.'),
+              labels: object({
+                fr: string('Label in French (row 2 of the spreadsheet template).'),
+                en: string('Label in English.'),
+              }),
               field: string('Where the value comes from in the JSON body.'),
               level: { type: 'string', enum: ['declaration', 'holder'] },
               required: string('required, optional, empty, or the condition.'),

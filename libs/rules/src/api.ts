@@ -15,7 +15,7 @@ import {
 } from './request';
 import { RowChecker } from './row-checker';
 import { CURRENT_SPEC_VERSION, DECLARANTS, FILE_TYPES, SPEC_VERSIONS, findSpec } from './spec';
-import type { Declarant, FileType } from './spec/types';
+import type { Declarant, FileType, SpecVersion } from './spec/types';
 import { parisDay, type DayNumber } from './values/dates';
 
 /** What every entry point needs besides the input: a pure function of these (STYLE.md). */
@@ -205,12 +205,21 @@ export interface CsvValidationRequest {
   filename?: string;
 }
 
+/** The kind of file a form names (type, declarant, spec version), as the multipart operations read it. */
+export interface FileKind {
+  spec: SpecVersion;
+  type: FileType;
+  declarant: Declarant;
+}
+
 /**
- * Creates the streaming validator for POST /v1/files/validate after checking the form fields.
- * Throws RequestError (INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION).
+ * Checks the form fields that name a kind of file (POST /v1/files/validate, /v1/files/fix,
+ * /v1/declarations/import, the template). Throws RequestError (INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION).
  */
-export function createCsvValidator(req: CsvValidationRequest, env: RulesEnvironment): CsvFileValidator {
-  const lang = env.lang ?? 'en';
+export function resolveKind(
+  req: { type: string; declarant: string; spec_version?: string },
+  lang: Lang,
+): FileKind {
   const fields: { field: string; message: string }[] = [];
   if (!FILE_TYPES.includes(req.type as FileType)) {
     fields.push({ field: 'type', message: `${FIELD_PROBLEMS.one_of[lang]}: ${FILE_TYPES.join(', ')}` });
@@ -238,10 +247,20 @@ export function createCsvValidator(req: CsvValidationRequest, env: RulesEnvironm
       },
     );
   }
+  return { spec, type: req.type as FileType, declarant: req.declarant as Declarant };
+}
+
+/**
+ * Creates the streaming validator for POST /v1/files/validate after checking the form fields.
+ * Throws RequestError (INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION).
+ */
+export function createCsvValidator(req: CsvValidationRequest, env: RulesEnvironment): CsvFileValidator {
+  const lang = env.lang ?? 'en';
+  const { spec, type, declarant } = resolveKind(req, lang);
   const opts: CsvValidationOptions = {
     spec,
-    type: req.type as FileType,
-    declarant: req.declarant as Declarant,
+    type,
+    declarant,
     refs: env.refs,
     today: env.today ?? parisDay(),
     strictReferences: req.strict_references ?? true,

@@ -55,5 +55,7 @@ export const FORMAT_ERROR_CODES = [
   'UNSUPPORTED_SPEC_VERSION',
   'LINE_LIMIT_EXCEEDED',
   'VALIDATION_FAILED',
+  // A spreadsheet that is not a readable XLSX or CSV, or would expand past the bounds (API.md §14).
+  'UNREADABLE_FILE',
 ] as const;
 export type FormatErrorCode = (typeof FORMAT_ERROR_CODES)[number];

@@ -19,3 +19,5 @@ export * from './spec-description';
 export * from './values/dates';
 export * from './values/nir';
 export * from './values/siret';
+export * from './csv-fixer';
+export * from './text-decoding';

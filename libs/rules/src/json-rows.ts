@@ -26,7 +26,12 @@ export interface Normalization {
   rule: NormalizationRule;
 }
 
-export class NormalizationLog {
+/** Where normalizations are recorded: a JSON body's log (`field`), or the fix of a CSV (its row). */
+export interface NormalizationSink {
+  add(field: string | (() => string), column: string, rule: NormalizationRule): void;
+}
+
+export class NormalizationLog implements NormalizationSink {
   readonly entries: Normalization[] = [];
   count = 0;
   constructor(private readonly cap: number) {}
@@ -71,12 +76,14 @@ export class JsonRowMapper {
   private readonly holderKeys: (readonly string[])[];
   private readonly idIndex: number;
   private readonly width: number;
+  private readonly values: ValueNormalizer;
 
   constructor(
     table: KindTable,
     private readonly request: DeclarationRequest,
     private readonly log: NormalizationLog,
   ) {
+    this.values = new ValueNormalizer(log);
     table.columns.forEach((c, i) => {
       if (c.level === 'declaration') {
         this.decl.push(c);
@@ -181,43 +188,21 @@ export class JsonRowMapper {
       case 'boolean':
         return value === true ? 'OUI' : 'NON';
       case 'string':
-        return this.text(value as string, field, column.name);
-      case 'enum': {
-        const text = this.text(value as string, field, column.name);
-        const upper = text.toUpperCase();
-        if (upper !== text && column.values!.includes(upper)) {
-          this.log.add(field, column.name, 'ENUM_UPPERCASED');
-          return upper;
-        }
-        return text;
-      }
-      case 'date': {
-        const text = this.text(value as string, field, column.name);
-        const day = parseIsoDate(text);
-        if (day === null) return text;
-        this.log.add(field, column.name, 'DATE_REFORMATTED');
-        return formatFrDate(day);
-      }
-      case 'nir': {
-        const compact = this.withoutSeparators(
-          this.text(value as string, field, column.name),
-          field,
-          column.name,
-        );
-        if (compact.length === 15 && hasValidNirKey(compact)) {
-          this.log.add(field, column.name, 'NIR_KEY_REMOVED');
-          return compact.slice(0, 13);
-        }
-        return compact;
-      }
+        return this.values.text(value as string, field, column.name);
+      case 'enum':
+        return this.values.enumValue(value as string, field, column);
+      case 'date':
+        return this.values.date(value as string, field, column.name);
+      case 'nir':
+        return this.values.nir(value as string, field, column.name);
       case 'siret':
-        return this.withoutSeparators(this.text(value as string, field, column.name), field, column.name);
+        return this.values.siret(value as string, field, column.name);
       case 'codes':
         if (Array.isArray(value)) {
           return value
             .map((v, k) => {
               at.element = k;
-              const code = this.code(v as string, field, column.name, column.list!);
+              const code = this.values.code(v as string, field, column.name, column.list!);
               // "/" joins the elements in the file: inside one element it would make two codes of it
               // and shift the index of every later element. Swapped for a look-alike that no code
               // format accepts, the element stays one malformed code, reported on its own path
@@ -226,11 +211,21 @@ export class JsonRowMapper {
             })
             .join('/');
         }
-        return this.code(value as string, field, column.name, column.list!);
+        return this.values.code(value as string, field, column.name, column.list!);
     }
   }
+}
 
-  private text(value: string, field: () => string, column: string): string {
+/**
+ * The normalizations of SERVICE.md §2.6 / API.md §5, one value at a time, each recorded in the sink:
+ * the one place they are written, for JSON bodies (JsonRowMapper), spreadsheet imports (through the
+ * body they make) and the fix of an official CSV (csv-fixer.ts). A value that cannot be normalized
+ * is returned as it is, for the row checker to judge.
+ */
+export class ValueNormalizer {
+  constructor(private readonly log: NormalizationSink) {}
+
+  text(value: string, field: () => string, column: string): string {
     if (PLAIN.test(value)) return value;
     let out = value;
     if (NON_ASCII.test(out)) {
@@ -253,6 +248,40 @@ export class JsonRowMapper {
    * BOM, which `\s` matches, `|`) keeps it: the row checker must see it and refuse it
    * (INVALID_CHARACTER), not find a clean NIR or SIRET.
    */
+  /** Enumerations: a value whose upper case is one of the column's values is written so (ENUM_UPPERCASED). */
+  enumValue(value: string, field: () => string, column: ColumnSpec): string {
+    const text = this.text(value, field, column.name);
+    const upper = text.toUpperCase();
+    if (upper !== text && column.values!.includes(upper)) {
+      this.log.add(field, column.name, 'ENUM_UPPERCASED');
+      return upper;
+    }
+    return text;
+  }
+
+  /** YYYY-MM-DD becomes dd/mm/yyyy (DATE_REFORMATTED); anything else stays for the checker. */
+  date(value: string, field: () => string, column: string): string {
+    const text = this.text(value, field, column);
+    const day = parseIsoDate(text);
+    if (day === null) return text;
+    this.log.add(field, column, 'DATE_REFORMATTED');
+    return formatFrDate(day);
+  }
+
+  /** Separators removed, then a correct key (15 characters) removed (NIR_KEY_REMOVED). */
+  nir(value: string, field: () => string, column: string): string {
+    const compact = this.withoutSeparators(this.text(value, field, column), field, column);
+    if (compact.length === 15 && hasValidNirKey(compact)) {
+      this.log.add(field, column, 'NIR_KEY_REMOVED');
+      return compact.slice(0, 13);
+    }
+    return compact;
+  }
+
+  siret(value: string, field: () => string, column: string): string {
+    return this.withoutSeparators(this.text(value, field, column), field, column);
+  }
+
   private withoutSeparators(value: string, field: () => string, column: string): string {
     const compact = value.replace(ID_SEPARATORS, '');
     if (compact === value || hasForbiddenCharacter(value)) return value;
@@ -261,7 +290,7 @@ export class JsonRowMapper {
   }
 
   /** Case of NSF (lower-case letter) and RS codes (upper-case prefix, no inner space): never the digits. */
-  private code(value: string, field: () => string, column: string, list: ReferenceListName): string {
+  code(value: string, field: () => string, column: string, list: ReferenceListName): string {
     const text = this.text(value, field, column);
     let normalized = text;
     if (list === 'nsf' && /^\d{3}[A-Z]$/.test(text)) normalized = text.toLowerCase();

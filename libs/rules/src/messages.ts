@@ -333,6 +333,10 @@ const FORMAT_ERROR_MESSAGES: MessageCatalogue<FormatErrorCode> = {
     en: (p) => `The request holds more than ${p.limit} rows, the limit for this key.`,
     fr: (p) => `La requête contient plus de ${p.limit} lignes, la limite de cette clé.`,
   },
+  UNREADABLE_FILE: {
+    en: (p) => `The file is not a readable XLSX or CSV spreadsheet${p.detail ? ` (${p.detail})` : ''}.`,
+    fr: (p) => `Le fichier n'est pas un tableur XLSX ou CSV lisible${p.detail ? ` (${p.detail})` : ''}.`,
+  },
   VALIDATION_FAILED: {
     en: (p) =>
       `No file was produced: ${p.count} row${p.count === 1 ? ' is' : 's are'} invalid (see details.errors).`,

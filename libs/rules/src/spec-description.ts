@@ -19,6 +19,7 @@ export interface SpecDescription {
     columns: {
       position: number;
       name: string;
+      labels: { fr: string; en: string };
       field: string;
       level: 'declaration' | 'holder';
       required: string;
@@ -70,6 +71,7 @@ export function describeSpec(spec: SpecVersion, refs: ReferenceLists): SpecDescr
       columns: spec.tables[type].columns.map((c, i) => ({
         position: i + 1,
         name: c.name,
+        labels: { fr: c.labels.fr, en: c.labels.en },
         field: jsonField(c),
         level: c.level,
         required: requiredRule(c.presence[declarant]),

@@ -37,6 +37,8 @@ export type JsonSource =
 
 export interface ColumnSpec {
   readonly name: string;
+  /** What people call the column: row 2 of the spreadsheet template, header detection of an import (API.md §14). */
+  readonly labels: { readonly fr: string; readonly en: string };
   /** Declaration-level columns must be equal on every row of one ID_DECLARATION. */
   readonly level: 'declaration' | 'holder';
   readonly type: ColumnType;

@@ -64,6 +64,7 @@ const ENUMERATIONS: SpecVersion['enumerations'] = {
 
 const ID_DECLARATION: ColumnSpec = {
   name: 'ID_DECLARATION',
+  labels: { fr: 'Identifiant de la déclaration', en: 'Declaration ID' },
   level: 'declaration',
   type: 'text',
   json: { kind: 'string', path: 'id' },
@@ -73,6 +74,7 @@ const ID_DECLARATION: ColumnSpec = {
 };
 const REFERENCE_DECLARATION: ColumnSpec = {
   name: 'REFERENCE_DECLARATION',
+  labels: { fr: 'Référence de la déclaration', en: 'Declaration reference' },
   level: 'declaration',
   type: 'text',
   json: { kind: 'string', path: 'reference' },
@@ -82,6 +84,7 @@ const REFERENCE_DECLARATION: ColumnSpec = {
 };
 const ID_UNIQUE_PARTENAIRE: ColumnSpec = {
   name: 'ID_UNIQUE_PARTENAIRE',
+  labels: { fr: 'Identifiant unique partenaire', en: 'Partner unique ID' },
   level: 'holder',
   type: 'text',
   json: { kind: 'string', path: 'unique_id' },
@@ -91,6 +94,7 @@ const ID_UNIQUE_PARTENAIRE: ColumnSpec = {
 };
 const COMPETENCE_TRANSFERABLE: ColumnSpec = {
   name: 'COMPETENCE_TRANSFERABLE',
+  labels: { fr: 'Compétences transférables (codes ROME)', en: 'Transferable skills (ROME codes)' },
   level: 'declaration',
   type: 'codes',
   json: { kind: 'codes', path: 'transferable_skills' },
@@ -105,6 +109,7 @@ function trainingColumns(inJdr: boolean): ColumnSpec[] {
   const t = (p: Presence): Presence => (inJdr && p !== 'never' && !p.when ? { ...p, when: 'training' } : p);
   const name: ColumnSpec = {
     name: 'NOM_FORMATION',
+    labels: { fr: 'Intitulé de la formation', en: 'Training name' },
     level: 'declaration',
     type: 'text',
     json: { kind: 'string', path: 'training.name' },
@@ -114,6 +119,7 @@ function trainingColumns(inJdr: boolean): ColumnSpec[] {
   };
   const start: ColumnSpec = {
     name: 'DATE_DEBUT_FORMATION',
+    labels: { fr: 'Date de début de la formation', en: 'Training start date' },
     level: 'declaration',
     type: 'date',
     json: { kind: 'date', path: 'training.start_date' },
@@ -123,10 +129,12 @@ function trainingColumns(inJdr: boolean): ColumnSpec[] {
   const end: ColumnSpec = {
     ...start,
     name: 'DATE_FIN_FORMATION',
+    labels: { fr: 'Date de fin de la formation', en: 'Training end date' },
     json: { kind: 'date', path: 'training.end_date' },
   };
   const mode: ColumnSpec = {
     name: 'MODALITE_DISPENSE',
+    labels: { fr: 'Modalité de dispense', en: 'Delivery mode' },
     level: 'declaration',
     type: 'enum',
     json: { kind: 'enum', path: 'training.delivery_mode' },
@@ -135,6 +143,7 @@ function trainingColumns(inJdr: boolean): ColumnSpec[] {
   };
   const qualification: ColumnSpec = {
     name: 'QUALIFICATION_FORMATEUR',
+    labels: { fr: 'Qualification du formateur', en: 'Trainer qualification' },
     level: 'declaration',
     type: 'enum',
     json: { kind: 'enum', path: 'training.trainer_qualification' },
@@ -143,6 +152,7 @@ function trainingColumns(inJdr: boolean): ColumnSpec[] {
   };
   const certifying: ColumnSpec = {
     name: 'FORMATION_CERTIFIANTE',
+    labels: { fr: 'Formation certifiante', en: 'Certifying training' },
     level: 'declaration',
     type: 'enum',
     json: { kind: 'boolean', path: 'training.certifying' },
@@ -151,6 +161,7 @@ function trainingColumns(inJdr: boolean): ColumnSpec[] {
   };
   const certification: ColumnSpec = {
     name: 'CERTIFICATION_VISEE',
+    labels: { fr: 'Certification visée (code RS)', en: 'Target certification (RS code)' },
     level: 'declaration',
     type: 'codes',
     json: { kind: 'codes', path: 'training.certification_code' },
@@ -160,6 +171,7 @@ function trainingColumns(inJdr: boolean): ColumnSpec[] {
   };
   const domains: ColumnSpec = {
     name: 'DOMAINE_FORMATION',
+    labels: { fr: 'Domaines de formation (Formacodes)', en: 'Training domains (Formacodes)' },
     level: 'declaration',
     type: 'codes',
     json: { kind: 'codes', path: 'training.formacodes' },
@@ -174,6 +186,7 @@ function trainingColumns(inJdr: boolean): ColumnSpec[] {
   const specialties: ColumnSpec = {
     ...domains,
     name: 'SPECIALITE_FORMATION',
+    labels: { fr: 'Spécialités de formation (codes NSF)', en: 'Training specialties (NSF codes)' },
     json: { kind: 'codes', path: 'training.nsf_codes' },
     list: 'nsf',
     maxLength: 15,
@@ -198,6 +211,7 @@ function trainingColumns(inJdr: boolean): ColumnSpec[] {
 const HOLDER_COLUMNS: readonly ColumnSpec[] = [
   {
     name: 'NIR',
+    labels: { fr: 'Numéro de sécurité sociale (NIR)', en: 'Social security number (NIR)' },
     level: 'holder',
     type: 'nir',
     json: { kind: 'nir', path: 'nir' },
@@ -206,6 +220,7 @@ const HOLDER_COLUMNS: readonly ColumnSpec[] = [
   },
   {
     name: 'NOM_TITULAIRE',
+    labels: { fr: 'Nom de naissance du titulaire', en: "Holder's birth name" },
     level: 'holder',
     type: 'text',
     json: { kind: 'string', path: 'birth_name' },
@@ -215,6 +230,7 @@ const HOLDER_COLUMNS: readonly ColumnSpec[] = [
   },
   {
     name: 'PRESENCE_EMPLOYEUR',
+    labels: { fr: "Accord de l'employeur", en: "Employer's agreement" },
     level: 'holder',
     type: 'enum',
     json: { kind: 'employer_presence', path: 'employer_agreement' },
@@ -223,6 +239,7 @@ const HOLDER_COLUMNS: readonly ColumnSpec[] = [
   },
   {
     name: 'SIRET_EMPLOYEUR',
+    labels: { fr: "SIRET de l'employeur", en: "Employer's SIRET" },
     level: 'holder',
     type: 'siret',
     json: { kind: 'siret', path: 'employer_siret' },
@@ -231,6 +248,7 @@ const HOLDER_COLUMNS: readonly ColumnSpec[] = [
   },
   {
     name: 'REFERENCE_EMPLOYEUR',
+    labels: { fr: 'Référence employeur', en: 'Employer reference' },
     level: 'holder',
     type: 'text',
     json: { kind: 'string', path: 'employer_reference' },
@@ -240,6 +258,7 @@ const HOLDER_COLUMNS: readonly ColumnSpec[] = [
   },
   {
     name: 'DATE_DEBUT_VALIDITE',
+    labels: { fr: 'Date de début de validité', en: 'Validity start date' },
     level: 'holder',
     type: 'date',
     json: { kind: 'date', path: 'validity_start' },
@@ -247,6 +266,7 @@ const HOLDER_COLUMNS: readonly ColumnSpec[] = [
   },
   {
     name: 'DATE_FIN_VALIDITE',
+    labels: { fr: 'Date de fin de validité', en: 'Validity end date' },
     level: 'holder',
     type: 'date',
     json: { kind: 'date', path: 'validity_end' },
@@ -257,6 +277,7 @@ const HOLDER_COLUMNS: readonly ColumnSpec[] = [
 const JDR_RESULT_COLUMNS: readonly ColumnSpec[] = [
   {
     name: 'RESULTAT_OBTENU',
+    labels: { fr: 'Résultat obtenu', en: 'Result obtained' },
     level: 'holder',
     type: 'text',
     json: { kind: 'string', path: 'result' },
@@ -266,6 +287,7 @@ const JDR_RESULT_COLUMNS: readonly ColumnSpec[] = [
   },
   {
     name: 'MENTION_OBTENUE',
+    labels: { fr: 'Mention obtenue', en: 'Distinction obtained' },
     level: 'holder',
     type: 'text',
     json: { kind: 'string', path: 'mention' },
@@ -275,6 +297,7 @@ const JDR_RESULT_COLUMNS: readonly ColumnSpec[] = [
   },
   {
     name: 'LIEN_PREUVE',
+    labels: { fr: 'Lien vers la preuve', en: 'Proof link' },
     level: 'holder',
     type: 'url',
     json: { kind: 'string', path: 'proof_url' },
@@ -283,6 +306,7 @@ const JDR_RESULT_COLUMNS: readonly ColumnSpec[] = [
   },
   {
     name: 'IDENTIFIANT_PREUVE',
+    labels: { fr: 'Identifiant de la preuve', en: 'Proof ID' },
     level: 'holder',
     type: 'text',
     json: { kind: 'string', path: 'proof_id' },
@@ -295,6 +319,7 @@ const JDR_RESULT_COLUMNS: readonly ColumnSpec[] = [
 const CERTIFICATE_COLUMNS: readonly ColumnSpec[] = [
   {
     name: 'TYPE_JDR',
+    labels: { fr: 'Type de justificatif de réussite', en: 'Type of proof of success' },
     level: 'declaration',
     type: 'enum',
     json: { kind: 'enum', path: 'certificate.type' },
@@ -303,6 +328,7 @@ const CERTIFICATE_COLUMNS: readonly ColumnSpec[] = [
   },
   {
     name: 'NOM_JDR',
+    labels: { fr: 'Intitulé du justificatif de réussite', en: 'Name of the proof of success' },
     level: 'declaration',
     type: 'text',
     json: { kind: 'string', path: 'certificate.name' },
@@ -312,6 +338,7 @@ const CERTIFICATE_COLUMNS: readonly ColumnSpec[] = [
   },
   {
     name: 'NOM_OPTION_SPECIALITE',
+    labels: { fr: 'Option ou spécialité', en: 'Option or specialty' },
     level: 'declaration',
     type: 'text',
     json: { kind: 'string', path: 'certificate.option_specialty' },
@@ -321,6 +348,7 @@ const CERTIFICATE_COLUMNS: readonly ColumnSpec[] = [
   },
   {
     name: 'MODE_OBTENTION',
+    labels: { fr: "Mode d'obtention", en: 'Obtention mode' },
     level: 'declaration',
     type: 'enum',
     json: { kind: 'enum', path: 'certificate.obtention_mode' },
@@ -331,6 +359,7 @@ const CERTIFICATE_COLUMNS: readonly ColumnSpec[] = [
 
 const PRESENCE_FORMATION: ColumnSpec = {
   name: 'PRESENCE_FORMATION',
+  labels: { fr: 'Formation suivie', en: 'Training attended' },
   level: 'declaration',
   type: 'enum',
   json: { kind: 'training_presence', path: 'training' },

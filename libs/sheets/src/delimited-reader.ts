@@ -1,0 +1,122 @@
+import { decodeText, type TextEncoding } from '@ppfile/rules';
+import type { Cell, RowVisitor } from './cells';
+import type { ReadBudget } from './unreadable';
+
+export type Separator = ',' | ';' | '|' | '\t';
+const SEPARATORS: readonly Separator[] = [';', ',', '\t', '|'];
+/** Lines looked at to choose the separator: the header row may be as low as row 20 (API.md §14). */
+const SNIFF_LINES = 25;
+
+export interface DelimitedText {
+  readonly text: string;
+  readonly encoding: TextEncoding;
+  readonly separator: Separator;
+}
+
+/**
+ * A CSV or TSV export (API.md §14): its encoding (UTF-8 with or without BOM, or Windows-1252; libs/rules
+ * decodeText, the one the fix uses) and its separator — of `;` `,` tab and `|`, the one that splits the
+ * most of the first lines into the same number (≥ 2) of fields, outside quotes; ties go to that order
+ * (`;` first: a French Excel's "CSV" uses it, and a `,` may be a decimal comma).
+ */
+export function sniffDelimited(bytes: Uint8Array): DelimitedText {
+  const { text, encoding } = decodeText(bytes);
+  const sample = text
+    .slice(0, 64 * 1024)
+    .split(/\r\n|\n|\r/)
+    .slice(0, SNIFF_LINES)
+    .filter((l) => l !== '');
+  let best: Separator = ';';
+  let bestScore = -1;
+  for (const sep of SEPARATORS) {
+    const counts = sample.map((line) => countFields(line, sep));
+    const tally = new Map<number, number>();
+    for (const n of counts) if (n >= 2) tally.set(n, (tally.get(n) ?? 0) + 1);
+    const score = Math.max(0, ...tally.values());
+    if (score > bestScore) {
+      best = sep;
+      bestScore = score;
+    }
+  }
+  return { text, encoding, separator: best };
+}
+
+/** Fields of one line, quotes respected (a quoted field may not close on this line: close enough). */
+function countFields(line: string, sep: string): number {
+  let n = 1;
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === sep && !quoted) n++;
+  }
+  return n;
+}
+
+/**
+ * Streams the records of delimited text as rows of text cells. Quotes follow RFC 4180 (a field that
+ * starts with `"` runs to the closing `"`, `""` inside is one quote, line breaks included) — except
+ * with `|`, the official format's separator, where `"` is an ordinary character (API.md §4). A
+ * record's row number is its position (1-based); empty fields are left out. Each field counts as a
+ * cell of the budget.
+ */
+export function readDelimited(source: DelimitedText, budget: ReadBudget, visit: RowVisitor): void {
+  const { text, separator } = source;
+  const quotes = separator !== '|';
+  const sep = separator.charCodeAt(0);
+  let row = 0;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const n = text.length;
+  while (i < n) {
+    row++;
+    const cells: { col: number; cell: Cell }[] = [];
+    let col = 0;
+    for (;;) {
+      let value: string;
+      if (quotes && text.charCodeAt(i) === 34) {
+        let out = '';
+        let j = i + 1;
+        for (;;) {
+          const q = text.indexOf('"', j);
+          if (q < 0) {
+            out += text.slice(j);
+            j = n;
+            break;
+          }
+          out += text.slice(j, q);
+          if (text.charCodeAt(q + 1) === 34) {
+            out += '"';
+            j = q + 2;
+          } else {
+            j = q + 1;
+            break;
+          }
+        }
+        // Anything between the closing quote and the separator belongs to the field, as spreadsheets read it.
+        let k = j;
+        while (k < n && text.charCodeAt(k) !== sep && text.charCodeAt(k) !== 10 && text.charCodeAt(k) !== 13)
+          k++;
+        value = out + text.slice(j, k);
+        i = k;
+      } else {
+        let k = i;
+        while (k < n && text.charCodeAt(k) !== sep && text.charCodeAt(k) !== 10 && text.charCodeAt(k) !== 13)
+          k++;
+        value = text.slice(i, k);
+        i = k;
+      }
+      budget.cells();
+      if (value !== '') cells.push({ col, cell: { k: 'text', v: value } });
+      col++;
+      if (i < n && text.charCodeAt(i) === sep) {
+        i++;
+        continue;
+      }
+      // End of record: CRLF, LF or CR.
+      if (text.charCodeAt(i) === 13) i++;
+      if (text.charCodeAt(i) === 10) i++;
+      break;
+    }
+    if (!visit({ row, cells })) return;
+  }
+}

@@ -1,0 +1,492 @@
+import {
+  checkRowLimit,
+  FIELD_PROBLEMS,
+  issueMessage,
+  RequestError,
+  resolveKind,
+  validateDeclarations,
+  type ColumnSpec,
+  type DeclarationValidationResponse,
+  type FileKind,
+  type Issue,
+  type Lang,
+  type Normalization,
+  type RulesEnvironment,
+} from '@ppfile/rules';
+import { columnLetters, sheetPrefix, type Cell, type SheetRow } from './cells';
+import { readDelimited, sniffDelimited } from './delimited-reader';
+import { HeaderMatcher, headerKey, type MatchHow } from './headers';
+import { sheetIssueMessage, type SheetIssueCode } from './messages';
+import { readCell, type BodyValue } from './read-cell';
+import { ReadBudget, unreadable } from './unreadable';
+import { XlsxWorkbook, type WorkbookSheet } from './xlsx-reader';
+
+/** The form of POST /v1/declarations/import (API.md §14), as the library takes it. */
+export interface ImportRequest {
+  type: string;
+  declarant: string;
+  spec_version?: string;
+  strict_references?: boolean;
+  /** A sheet's name; default: the first sheet with a recognizable header row. */
+  sheet?: string;
+  /** `{ "<header text>": "<official column name>" }`, overriding detection; null ignores a header. */
+  mapping?: unknown;
+  /** The uploaded file's name: the "sheet" of a CSV in cell references. */
+  filename: string;
+}
+
+type Json = Record<string, unknown>;
+
+export interface DeclarationBody {
+  type: string;
+  declarant: string;
+  spec_version: string;
+  declarations: Json[];
+}
+
+export interface MappedHeader {
+  header: string;
+  column: string;
+  /** The header's cell, without the sheet (`D1`). */
+  cell: string;
+  how: MatchHow;
+}
+
+export interface SheetIssue {
+  cell: string;
+  row: number;
+  column: string | null;
+  code: SheetIssueCode;
+  message: string;
+}
+
+/** A validation entry with the cell it comes from; `row` is the sheet's row. */
+export type CellIssue = Omit<Issue, 'row'> & { row: number; cell: string };
+export type CellNormalization = Normalization & { cell: string };
+
+export type ImportValidation = Omit<
+  DeclarationValidationResponse,
+  'errors' | 'warnings' | 'normalizations'
+> & {
+  errors: CellIssue[];
+  warnings: CellIssue[];
+  normalizations: CellNormalization[];
+};
+
+/** POST /v1/declarations/import answer (API.md §14). */
+export interface ImportResult {
+  body: DeclarationBody;
+  sheet: string;
+  header_row: number;
+  rows_read: number;
+  declarations: number;
+  mapping: MappedHeader[];
+  unmapped_headers: string[];
+  missing_columns: string[];
+  issue_count: number;
+  issues: SheetIssue[];
+  validation: ImportValidation;
+}
+
+/** The header row is looked for among the first 20 rows, and needs three recognizable headers. */
+const HEADER_SEARCH_ROWS = 20;
+const HEADER_MIN_MATCHES = 3;
+const ISSUE_CAP = 1000;
+
+/**
+ * POST /v1/declarations/import: a spreadsheet (XLSX, or CSV/TSV) into the declaration body that
+ * POST /v1/files/generate takes, with where each value came from and the body's validation, every
+ * entry naming its cell. Pure: the bytes in memory in, data out; nothing is written anywhere.
+ * Throws RequestError: INVALID_REQUEST (form, mapping, unknown sheet), UNSUPPORTED_SPEC_VERSION,
+ * UNREADABLE_FILE (not a readable XLSX or CSV, past 200 MB expanded or 1,000,000 cells, no header
+ * row), LINE_LIMIT_EXCEEDED (more data rows than env.maxRows).
+ */
+export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnvironment): ImportResult {
+  const lang = env.lang ?? 'en';
+  const kind = resolveKind(req, lang);
+  const mapping = parseMapping(req.mapping, kind, lang);
+  const budget = new ReadBudget(lang);
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const format = sniffFormat(buf);
+  if (format === 'ole') throw unreadable('legacy_xls', lang);
+  if (format === 'binary') throw unreadable('not_a_spreadsheet', lang);
+
+  if (format === 'text') {
+    const source = sniffDelimited(buf);
+    const reader = new SheetReader(kind, mapping, req.filename, false, env);
+    readDelimited(source, budget, (row) => reader.visit(row));
+    if (!reader.headerFound) throw unreadable('no_header_row', lang);
+    return reader.finish(req);
+  }
+
+  const workbook = new XlsxWorkbook(buf, budget);
+  let candidates: WorkbookSheet[];
+  if (req.sheet !== undefined) {
+    const named = workbook.sheets.find((s) => s.name === req.sheet);
+    if (!named) {
+      const message = `${FIELD_PROBLEMS.one_of[lang]}: ${workbook.sheets.map((s) => s.name).join(', ')}`;
+      throw RequestError.of(
+        'INVALID_REQUEST',
+        lang,
+        { count: 1 },
+        { fields: [{ field: 'sheet', message }], field_count: 1 },
+      );
+    }
+    candidates = [named];
+  } else {
+    candidates = workbook.sheets.filter((s) => !s.hidden);
+  }
+  for (const sheet of candidates) {
+    const reader = new SheetReader(kind, mapping, sheet.name, workbook.date1904, env);
+    workbook.readSheet(sheet, (row) => reader.visit(row));
+    if (reader.headerFound) return reader.finish(req);
+  }
+  throw unreadable('no_header_row', lang);
+}
+
+function sniffFormat(buf: Buffer): 'xlsx' | 'ole' | 'binary' | 'text' {
+  if (buf.length >= 4 && buf.readUInt32LE(0) === 0x04034b50) return 'xlsx';
+  if (buf.length >= 8 && buf.readUInt32BE(0) === 0xd0cf11e0 && buf.readUInt32BE(4) === 0xa1b11ae1)
+    return 'ole';
+  // Text has no NUL byte (UTF-16 is not among the encodings §14 reads).
+  if (buf.subarray(0, 8192).includes(0)) return 'binary';
+  return 'text';
+}
+
+/** The mapping form field: header text → official column of this kind (or null: ignore the header). */
+function parseMapping(raw: unknown, kind: FileKind, lang: Lang): Map<string, ColumnSpec | null> {
+  const out = new Map<string, ColumnSpec | null>();
+  if (raw === undefined || raw === null) return out;
+  const fields: { field: string; message: string }[] = [];
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    fields.push({ field: 'mapping', message: FIELD_PROBLEMS.type_object[lang] });
+  } else {
+    const columns = kind.spec.tables[kind.type].columns;
+    for (const [header, name] of Object.entries(raw as Json)) {
+      const column = columns.find((c) => c.name === name);
+      if (name === null) out.set(headerKey(header), null);
+      else if (column) out.set(headerKey(header), column);
+      else {
+        fields.push({
+          field: `mapping.${header}`,
+          message: `${FIELD_PROBLEMS.one_of[lang]}: ${columns.map((c) => c.name).join(', ')}, null`,
+        });
+      }
+    }
+  }
+  if (fields.length) {
+    throw RequestError.of(
+      'INVALID_REQUEST',
+      lang,
+      { count: fields.length },
+      { fields, field_count: fields.length },
+    );
+  }
+  return out;
+}
+
+interface Declaration {
+  json: Json;
+  holders: Json[];
+  /** Sheet rows of its holders, in order. */
+  rows: number[];
+  /** Its first row's declaration-level values, to compare later rows with. */
+  signature: Map<string, string>;
+}
+
+/** The text of a header cell. */
+function headerText(cell: Cell): string {
+  switch (cell.k) {
+    case 'text':
+    case 'error':
+    case 'iso':
+      return cell.v.trim();
+    case 'number':
+      return String(cell.v);
+    case 'bool':
+      return cell.v ? 'TRUE' : 'FALSE';
+  }
+}
+
+/**
+ * One sheet, row by row: finds the header row, then reads each data row into the body at once (the
+ * rows are not kept, only the body they make and where each of its holders came from).
+ */
+class SheetReader {
+  headerFound = false;
+  private headerRow = 0;
+  private readonly matcher: HeaderMatcher;
+  private readonly columns: readonly ColumnSpec[];
+  /** Sheet column → official column. */
+  private byCol = new Map<number, ColumnSpec>();
+  private colOf = new Map<string, number>();
+  private mapped: MappedHeader[] = [];
+  private unmapped: string[] = [];
+  private readonly prefix: string;
+  private readonly lang: Lang;
+  private readonly declarations: Declaration[] = [];
+  private readonly byId = new Map<string, Declaration>();
+  private rowsRead = 0;
+  private sawData = false;
+  private readonly issues: SheetIssue[] = [];
+  private issueCount = 0;
+
+  constructor(
+    private readonly kind: FileKind,
+    private readonly mapping: ReadonlyMap<string, ColumnSpec | null>,
+    private readonly sheetName: string,
+    private readonly date1904: boolean,
+    private readonly env: RulesEnvironment,
+  ) {
+    const table = kind.spec.tables[kind.type];
+    this.columns = table.columns;
+    this.matcher = new HeaderMatcher(table);
+    this.prefix = sheetPrefix(sheetName);
+    this.lang = env.lang ?? 'en';
+  }
+
+  visit(row: SheetRow): boolean {
+    if (!this.headerFound) {
+      if (row.row > HEADER_SEARCH_ROWS) return false;
+      this.tryHeader(row);
+      return true;
+    }
+    if (!this.sawData && this.isLabelRow(row)) return true;
+    this.dataRow(row);
+    return true;
+  }
+
+  private match(text: string): { column: ColumnSpec | null; how: MatchHow } | undefined {
+    const key = headerKey(text);
+    if (this.mapping.has(key)) return { column: this.mapping.get(key)!, how: 'given' };
+    return this.matcher.match(text);
+  }
+
+  private tryHeader(row: SheetRow): void {
+    const found = row.cells.map(({ col, cell }) => ({ col, text: headerText(cell) }));
+    const matches = found.map((h) => ({ ...h, m: h.text === '' ? undefined : this.match(h.text) }));
+    if (matches.filter((h) => h.m?.column).length < HEADER_MIN_MATCHES) return;
+    this.headerFound = true;
+    this.headerRow = row.row;
+    for (const { col, text, m } of matches) {
+      if (text === '') continue;
+      const column = m?.column;
+      // One sheet column per official column: a second header naming it is left out, listed.
+      if (!column || this.colOf.has(column.name)) {
+        this.unmapped.push(text);
+        continue;
+      }
+      this.byCol.set(col, column);
+      this.colOf.set(column.name, col);
+      this.mapped.push({
+        header: text,
+        column: column.name,
+        cell: `${columnLetters(col)}${row.row}`,
+        how: m.how,
+      });
+    }
+  }
+
+  /** A second header row right under the first — the template's French labels — is not data. */
+  private isLabelRow(row: SheetRow): boolean {
+    let any = false;
+    for (const { col, cell } of row.cells) {
+      const column = this.byCol.get(col);
+      if (!column) continue;
+      const m = this.match(headerText(cell));
+      if (m?.column !== column) return false;
+      any = true;
+    }
+    return any;
+  }
+
+  private cellRef(col: number, row: number): string {
+    return `${this.prefix}!${columnLetters(col)}${row}`;
+  }
+
+  private issue(
+    code: SheetIssueCode,
+    row: number,
+    column: ColumnSpec,
+    extra: { error?: string; first_row?: number } = {},
+  ): void {
+    this.issueCount++;
+    if (this.issues.length >= ISSUE_CAP) return;
+    const col = this.colOf.get(column.name)!;
+    this.issues.push({
+      cell: this.cellRef(col, row),
+      row,
+      column: column.name,
+      code,
+      message: sheetIssueMessage(code, this.lang, { column: column.name, ...extra }),
+    });
+  }
+
+  private dataRow(row: SheetRow): void {
+    const values = new Map<string, BodyValue>();
+    let filled = false;
+    for (const { col, cell } of row.cells) {
+      const column = this.byCol.get(col);
+      if (!column) continue;
+      if (cell.k === 'text' && cell.v.trim() === '') continue;
+      filled = true;
+      const read = readCell(cell, column, this.date1904);
+      if (read.issue) this.issue(read.issue.code, row.row, column, { error: read.issue.error });
+      if (read.value !== undefined) values.set(column.name, read.value);
+    }
+    // Empty rows are skipped (API.md §14), and so are rows whose only cells are unmapped.
+    if (!filled) return;
+    this.sawData = true;
+    this.rowsRead++;
+    if (this.env.maxRows !== undefined) checkRowLimit(this.rowsRead, this.env.maxRows, this.lang);
+
+    const id = values.get('ID_DECLARATION');
+    let decl = typeof id === 'string' && id.trim() !== '' ? this.byId.get(id) : undefined;
+    if (!decl) {
+      decl = this.openDeclaration(row.row, values);
+      if (typeof id === 'string' && id.trim() !== '') this.byId.set(id, decl);
+    } else {
+      for (const column of this.columns) {
+        if (column.level !== 'declaration' || !this.colOf.has(column.name)) continue;
+        if (decl.signature.get(column.name) !== signatureOf(values.get(column.name))) {
+          this.issue('DECLARATION_VALUES_DIFFER', row.row, column, { first_row: decl.rows[0] });
+        }
+      }
+    }
+    const holder: Json = {};
+    for (const column of this.columns) {
+      if (column.level !== 'holder') continue;
+      const value = values.get(column.name);
+      if (value !== undefined) holder[column.json.path] = value;
+    }
+    decl.holders.push(holder);
+    decl.rows.push(row.row);
+  }
+
+  private openDeclaration(row: number, values: Map<string, BodyValue>): Declaration {
+    const json: Json = {};
+    const signature = new Map<string, string>();
+    const presence = this.columns.find((c) => c.json.kind === 'training_presence');
+    const withTraining = presence ? values.get(presence.name) : undefined;
+    for (const column of this.columns) {
+      if (column.level !== 'declaration') continue;
+      const value = values.get(column.name);
+      signature.set(column.name, signatureOf(value));
+      if (value === undefined || column.json.kind === 'training_presence') continue;
+      const [head, tail] = column.json.path.split('.') as [string, string | undefined];
+      if (tail === undefined) {
+        json[head] = value;
+        continue;
+      }
+      if (head === 'training' && withTraining === false) {
+        this.issue('CELL_IGNORED', row, column);
+        continue;
+      }
+      const parent = (json[head] ??= {}) as Json;
+      parent[tail] = value;
+    }
+    // PRESENCE_FORMATION = OUI with no training cell still states a training (its fields then missing).
+    if (withTraining === true && json.training === undefined) json.training = {};
+    const decl: Declaration = { json, holders: [], rows: [], signature };
+    this.declarations.push(decl);
+    return decl;
+  }
+
+  finish(req: ImportRequest): ImportResult {
+    const { spec, type, declarant } = this.kind;
+    const body: DeclarationBody = {
+      type,
+      declarant,
+      spec_version: spec.version,
+      declarations: this.declarations.map((d) => ({ ...d.json, holders: d.holders })),
+    };
+    const missing = this.columns
+      .filter((c) => {
+        const p = c.presence[declarant];
+        const derived = c.json.kind === 'training_presence' || c.json.kind === 'employer_presence';
+        return p !== 'never' && p.required && !p.when && !derived && !this.colOf.has(c.name);
+      })
+      .map((c) => c.name);
+    return {
+      body,
+      sheet: this.sheetName,
+      header_row: this.headerRow,
+      rows_read: this.rowsRead,
+      declarations: this.declarations.length,
+      mapping: this.mapped,
+      unmapped_headers: this.unmapped,
+      missing_columns: missing,
+      issue_count: this.issueCount,
+      issues: this.issues,
+      validation: this.validate(body, req),
+    };
+  }
+
+  /** The body's validation (POST /v1/declarations/validate), each entry pointed back at its cell. */
+  private validate(body: DeclarationBody, req: ImportRequest): ImportValidation {
+    const sourceRows = this.declarations.flatMap((d) => d.rows);
+    const response =
+      body.declarations.length === 0
+        ? emptyValidation(body.spec_version, this.lang)
+        : validateDeclarations(
+            req.strict_references === undefined
+              ? body
+              : { ...body, options: { strict_references: req.strict_references } },
+            this.env,
+          );
+    const at = (row: number | null, column: string | null): { row: number; cell: string } => {
+      const src = row === null ? this.headerRow : (sourceRows[row - 2] ?? this.headerRow);
+      const col = column === null ? undefined : this.colOf.get(column);
+      return { row: src, cell: col === undefined ? `${this.prefix}!${src}:${src}` : this.cellRef(col, src) };
+    };
+    const point = (i: Issue): CellIssue => {
+      const { row, cell } = at(i.row, i.column);
+      return { ...i, row, cell };
+    };
+    const normalization = (n: Normalization): CellNormalization => {
+      const m = /^declarations\[(\d+)\](?:\.holders\[(\d+)\])?/.exec(n.field);
+      const decl = m ? this.declarations[Number(m[1])] : undefined;
+      const src = decl
+        ? (decl.rows[m![2] === undefined ? 0 : Number(m![2])] ?? decl.rows[0]!)
+        : this.headerRow;
+      const col = this.colOf.get(n.column);
+      return { ...n, cell: col === undefined ? `${this.prefix}!${src}:${src}` : this.cellRef(col, src) };
+    };
+    return {
+      ...response,
+      errors: response.errors.map(point),
+      warnings: response.warnings.map(point),
+      normalizations: response.normalizations.map(normalization),
+    };
+  }
+}
+
+/** Values compared across a declaration's rows: as the body would hold them. */
+function signatureOf(value: BodyValue | undefined): string {
+  return value === undefined ? '' : JSON.stringify(value);
+}
+
+/** A header but no data row: nothing to validate; the warning CSV validation gives (NO_DATA_ROWS). */
+function emptyValidation(specVersion: string, lang: Lang): DeclarationValidationResponse {
+  const warning: Issue = {
+    row: null,
+    column: null,
+    code: 'NO_DATA_ROWS',
+    message: issueMessage('NO_DATA_ROWS', lang, {}),
+  };
+  return {
+    valid: true,
+    spec_version: specVersion,
+    rows_total: 0,
+    rows_valid: 0,
+    rows_invalid: 0,
+    error_count: 0,
+    truncated: false,
+    errors: [],
+    warning_count: 1,
+    warnings: [warning],
+    normalization_count: 0,
+    normalizations: [],
+    summary: { by_code: {}, by_column: {} },
+  };
+}
