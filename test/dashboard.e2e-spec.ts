@@ -736,6 +736,88 @@ describe('the dashboard in Chromium', () => {
 
 // ---- refusals and headers over HTTP -----------------------------------------------------------------
 
+describe("the dashboard forms (DTO classes): a problem is shown on the form, in the page's language", () => {
+  let cookie: string;
+  beforeAll(async () => {
+    cookie = await activatedUser(orgB.id, 'forms@other.example');
+  });
+
+  it('key creation without a mode or with too long a name: 400, the keys page saying so; nothing created', async () => {
+    const before = (await gw.stores.apiKeys.listApiKeys(orgB.id)).length;
+    const { csrf } = await page(cookie, '/dashboard/keys');
+    const create = (form: Record<string, string | string[]>, lang?: string) => {
+      const r = request(gw.http)
+        .post('/dashboard/keys')
+        .set('Cookie', lang ? `${cookie}; ppfile_lang=${lang}` : cookie);
+      return r.type('form').send({ _csrf: csrf, ...form });
+    };
+    const noMode = await create({ name: 'payroll' });
+    expect(noMode.status).toBe(400);
+    expect(noMode.text).toContain('Choose test or live.');
+    expect(noMode.text).toContain('value="payroll"');
+    const fr = await create({ mode: 'both', name: 'paie' }, 'fr');
+    expect(fr.status).toBe(400);
+    expect(fr.text).toContain('Choisissez test ou live.');
+    const long = await create({ mode: 'live', name: 'n'.repeat(101) });
+    expect(long.status).toBe(400);
+    expect(long.text).toContain('The name can have at most 100 characters.');
+    expect((await gw.stores.apiKeys.listApiKeys(orgB.id)).length).toBe(before);
+    const ok = await create({ mode: 'test', name: 'n'.repeat(100) });
+    expect(ok.status).toBe(201);
+    expect((await gw.stores.apiKeys.listApiKeys(orgB.id)).length).toBe(before + 1);
+  });
+
+  it('sign-in and password forms over HTTP: typed text signs in; a new password is judged after the current one', async () => {
+    const email = 'forms-password@other.example';
+    await activatedUser(orgB.id, email);
+    const noToken = await request(gw.http)
+      .post('/dashboard/sign-in')
+      .set('X-Forwarded-For', '198.51.100.44')
+      .type('form')
+      .send('email=a&email=b&password=x');
+    expect(noToken.status).toBe(403); // no CSRF token: refused before the form is read
+    const { res, cookie: session } = await signIn(email, PASSWORD, '198.51.100.44');
+    expect(res.status).toBe(303);
+    const { csrf } = await page(session!, '/dashboard/account');
+    const change = (form: Record<string, string>) =>
+      request(gw.http)
+        .post('/dashboard/account/password')
+        .set('Cookie', session!)
+        .set('X-Forwarded-For', '198.51.100.44')
+        .type('form')
+        .send({ _csrf: csrf, ...form });
+    const short = await change({ current: PASSWORD, password: 'short', confirmation: 'short' });
+    expect(short.status).toBe(400);
+    const wrongCurrent = await change({ current: 'not it', password: 'short', confirmation: 'short' });
+    expect(wrongCurrent.status).toBe(400);
+    expect(wrongCurrent.text).not.toBe(short.text);
+    const changed = await change({ current: PASSWORD, password: NEW_PASSWORD, confirmation: NEW_PASSWORD });
+    expect(changed.status).toBe(303);
+    expect(changed.headers.location).toBe('/dashboard/account?changed=1');
+    expect((await signIn(email, NEW_PASSWORD, '198.51.100.45')).res.status).toBe(303);
+  });
+
+  it("Try it: a wrong type is named with the API's words, a missing file first", async () => {
+    const { csrf } = await page(cookie, '/dashboard/try');
+    const wrong = await request(gw.http)
+      .post('/dashboard/try')
+      .set('Cookie', cookie)
+      .field('_csrf', csrf)
+      .field('type', 'xyz')
+      .field('declarant', 'employer')
+      .attach('file', Buffer.from('a|b\r\n'), 'f.csv');
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('type: must be one of: adf, jdr');
+    const noFile = await request(gw.http)
+      .post('/dashboard/try')
+      .set('Cookie', cookie)
+      .field('_csrf', csrf)
+      .field('type', 'xyz');
+    expect(noFile.status).toBe(400);
+    expect(noFile.text).toContain('Choose a CSV file to check.');
+  });
+});
+
 describe('security of the dashboard', () => {
   let cookieA: string;
   let cookieB: string;

@@ -5,13 +5,12 @@ import { UserStore } from '@ppfile/db';
 import { clientOf, startSession } from './auth.controller';
 import { DashboardAuth } from './dashboard-auth';
 import { DashboardExceptionFilter, redirect, sendPage } from './dashboard-errors';
+import { PasswordForm, readPageForm } from './forms';
 import type { DashboardRequest, SignedIn } from './dashboard-request';
 import { clearCookie, SESSION_COOKIE } from './session-cookies';
 import { FormSession, Session, SignedInGuard } from './signed-in';
 import { accountPage, type AccountView } from './views/account-page';
 import { viewContext } from './views/layout';
-
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** The signed-in person's account: who they are, who else has access, password, sessions. */
 @ApiExcludeController()
@@ -41,11 +40,12 @@ export class DashboardAccountController {
     @Res() res: Response,
     @FormSession() session: SignedIn,
   ): Promise<void> {
-    const body = req.body ?? {};
+    const ctx = viewContext(req);
+    const { form } = readPageForm(PasswordForm, req.body, ctx.t, ctx.lang);
     const result = await this.auth.changePassword(session, {
-      current: str(body.current),
-      password: str(body.password),
-      confirmation: str(body.confirmation),
+      current: form.current,
+      password: form.password,
+      confirmation: form.confirmation,
       ...clientOf(req),
     });
     switch (result.kind) {

@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DashboardAuth, type ClientContext } from './dashboard-auth';
 import { DashboardExceptionFilter, redirect, sendPage } from './dashboard-errors';
+import { InvitationForm, readPageForm, SignInForm } from './forms';
 import type { DashboardRequest } from './dashboard-request';
 import { checkPreSessionCsrf, FormSession, SignedInGuard } from './signed-in';
 import type { SignedIn } from './dashboard-request';
@@ -21,8 +22,6 @@ import {
 } from './session-cookies';
 import { invalidInvitationPage, invitationPage, signInPage, type SignInView } from './views/auth-pages';
 import { viewContext } from './views/layout';
-
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /**
  * Sets the session cookie of a new session (Secure over HTTPS) and the browser's device cookie,
@@ -92,15 +91,15 @@ export class DashboardAuthController {
   @Post('sign-in')
   async signIn(@Req() req: DashboardRequest, @Res() res: Response): Promise<void> {
     checkPreSessionCsrf(req);
-    const body = req.body ?? {};
-    const email = str(body.email);
-    const next = safeNext(body.next);
-    const result = await this.auth.signIn(email, str(body.password), clientOf(req));
+    const ctx = viewContext(req);
+    const { form } = readPageForm(SignInForm, req.body, ctx.t, ctx.lang);
+    const { email } = form;
+    const next = safeNext(form.next);
+    const result = await this.auth.signIn(email, form.password, clientOf(req));
     if (result.kind === 'ok') {
       startSession(req, res, result);
       return redirect(res, next);
     }
-    const ctx = viewContext(req);
     const csrf = this.preSessionCsrf(req, res);
     if (result.kind === 'throttled') {
       res.setHeader('Retry-After', String(result.retryAfterSeconds));
@@ -164,14 +163,14 @@ export class DashboardAuthController {
     @Param('token') token: string,
   ): Promise<void> {
     checkPreSessionCsrf(req);
-    const body = req.body ?? {};
+    const ctx = viewContext(req);
+    const { form } = readPageForm(InvitationForm, req.body, ctx.t, ctx.lang);
     const result = await this.auth.acceptInvitation(
       token,
-      str(body.password),
-      str(body.confirmation),
+      form.password,
+      form.confirmation,
       clientOf(req).deviceCookie,
     );
-    const ctx = viewContext(req);
     if (result.kind === 'ok') {
       startSession(req, res, result);
       return redirect(res, '/dashboard?welcome=1');

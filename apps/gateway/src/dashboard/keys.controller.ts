@@ -19,16 +19,14 @@ import { Clock } from '@ppfile/infra';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { DashboardExceptionFilter, DashboardNotFound, redirect, sendPage } from './dashboard-errors';
 import type { DashboardRequest, SignedIn } from './dashboard-request';
+import { KeyForm, readPageForm } from './forms';
 import { FormSession, Session, SignedInGuard } from './signed-in';
-import { createdKeyPage, KEY_NAME_MAX, keysPage, keyTitle, revokeConfirmPage } from './views/keys-pages';
+import { createdKeyPage, keysPage, keyTitle, revokeConfirmPage } from './views/keys-pages';
 import { viewContext } from './views/layout';
 
 const logger = new Logger('dashboard');
 
-/** A key's name as typed: trimmed, control characters removed (it is shown in lists and dialogs). */
-export function cleanKeyName(value: unknown): string {
-  return typeof value === 'string' ? value.replace(/[\p{Cc}\u2028\u2029]/gu, ' ').trim() : '';
-}
+export { cleanKeyName } from './forms';
 
 /**
  * The organization's API keys through libs/db's ApiKeyStore: list, create (the secret is in the
@@ -74,24 +72,22 @@ export class DashboardKeysController {
     @FormSession() session: SignedIn,
   ): Promise<void> {
     const ctx = viewContext(req);
-    const name = cleanKeyName(req.body?.name);
-    const mode = req.body?.mode;
-    const refuse = async (error: string) => {
+    const { form, problems } = readPageForm(KeyForm, req.body, ctx.t, ctx.lang);
+    const { name, mode } = form;
+    if (problems.length) {
       const keys = await this.apiKeys.listApiKeys(session.organization.id);
       res.locals.errorCode = 'INVALID_REQUEST';
-      sendPage(
+      return sendPage(
         res,
         400,
         keysPage(ctx, {
           keys,
           now: this.clock.now(),
-          error,
+          error: problems[0],
           form: { name, mode: mode === 'live' ? 'live' : 'test' },
         }),
       );
-    };
-    if (mode !== 'test' && mode !== 'live') return refuse(ctx.t.keys.modeRequired);
-    if ([...name].length > KEY_NAME_MAX) return refuse(ctx.t.keys.nameTooLong(KEY_NAME_MAX));
+    }
     const created = await this.apiKeys.createApiKey({
       organizationId: session.organization.id,
       mode,

@@ -32,6 +32,7 @@ import { countDataLines } from '../files/upload-validation';
 import { RateLimiter } from '../limits/rate-limiter';
 import { ROW_LIMITS } from '../limits/row-limit';
 import { DashboardExceptionFilter, sendPage } from './dashboard-errors';
+import { readPageForm, TryFields } from './forms';
 import type { DashboardRequest, SignedIn } from './dashboard-request';
 import { MESSAGES } from './i18n';
 import { FormSession, Session, SignedInGuard } from './signed-in';
@@ -79,10 +80,13 @@ export function checkUpload(
   }
 }
 
-function formOf(body: Record<string, unknown> | undefined): TryForm {
-  const type = typeof body?.type === 'string' ? body.type : 'adf';
-  const declarant = typeof body?.declarant === 'string' ? body.declarant : 'training_organization';
-  return { type, declarant, strict: body?.strict_references === 'true' };
+/** The form as its page shows it again, and what is wrong with it (TryFields, forms.ts). */
+function formOf(body: unknown, lang: Lang): { form: TryForm; problems: string[] } {
+  const { form, problems } = readPageForm(TryFields, body, MESSAGES[lang], lang);
+  return {
+    form: { type: form.type, declarant: form.declarant, strict: form.strict_references },
+    problems,
+  };
 }
 
 /** The name of an upload as shown: its last path segment, printable characters, at most 120. */
@@ -103,7 +107,10 @@ export class TryTooLargeFilter implements ExceptionFilter {
     sendPage(
       res,
       413,
-      tryPage(ctx, { form: formOf(req.body), refusal: ctx.t.tryIt.tooLarge(TRY_MAX_BYTES / 1024 / 1024) }),
+      tryPage(ctx, {
+        form: formOf(req.body, ctx.lang).form,
+        refusal: ctx.t.tryIt.tooLarge(TRY_MAX_BYTES / 1024 / 1024),
+      }),
     );
   }
 }
@@ -146,7 +153,7 @@ export class DashboardTryController {
     @UploadedFile() upload: { buffer: Buffer; originalname: string } | undefined,
   ): Promise<void> {
     const ctx = viewContext(req);
-    const form = formOf(req.body);
+    const { form, problems } = formOf(req.body, ctx.lang);
     // The organization's per-minute limit, counted apart from its API calls (nothing of the API's is counted).
     const perMinute = PLANS[session.organization.plan].requestsPerMinute * this.config.rateLimitScale;
     const limit = await this.limiter.hit([
@@ -158,12 +165,16 @@ export class DashboardTryController {
       return sendPage(res, 429, tryPage(ctx, { form, refusal: ctx.t.tryIt.throttled(limit.reset) }));
     }
     const filename = displayName(upload?.originalname);
-    const outcome = checkUpload(upload, form, {
-      references: this.references,
-      today: parisDay(this.clock.now()),
-      lang: ctx.lang,
-      filename,
-    });
+    // A missing file is said first (checkUpload), then the form's problems, with the API's words.
+    const outcome: TryOutcome =
+      upload?.buffer.length && problems.length
+        ? { kind: 'refused', message: problems.join('; ') }
+        : checkUpload(upload, form, {
+            references: this.references,
+            today: parisDay(this.clock.now()),
+            lang: ctx.lang,
+            filename,
+          });
     if (outcome.kind === 'refused') {
       res.locals.errorCode = 'INVALID_REQUEST';
       return sendPage(res, 400, tryPage(ctx, { form, refusal: outcome.message }));
