@@ -348,7 +348,9 @@ class SheetReader {
     } else {
       for (const column of this.columns) {
         if (column.level !== 'declaration' || !this.colOf.has(column.name)) continue;
-        if (decl.signature.get(column.name) !== signatureOf(values.get(column.name))) {
+        // An empty cell repeats nothing and contradicts nothing: only a value that differs is reported.
+        const value = values.get(column.name);
+        if (value !== undefined && decl.signature.get(column.name) !== signatureOf(value)) {
           this.issue('DECLARATION_VALUES_DIFFER', row.row, column, { first_row: decl.rows[0] });
         }
       }
