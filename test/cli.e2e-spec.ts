@@ -282,6 +282,12 @@ describe('ppfile validate', () => {
       const body = json(run);
       expect(bare(body.errors)).toEqual(expectedErrors);
       expect(bare(body.warnings)).toEqual(expectedWarnings);
+      // Line 27: a training organization's training ended 10/02/2026 → 30/09/2026 (API.md §4).
+      expect(body.warnings[3]).toMatchObject({
+        code: 'FILING_DEADLINE_PASSED',
+        details: { deadline: '30/09/2026' },
+        message: 'The legal filing deadline of this declaration (30/09/2026) has passed.',
+      });
       expect(body).toMatchObject({
         valid: false,
         file_rejected: false,
@@ -720,6 +726,87 @@ describe('ppfile check', () => {
       expect(refused.status).toBe(2);
       expect(refused.err).toBe('ppfile check: --max-rows expects a whole number of rows, at least 1\n');
     }
+  });
+});
+
+// ---- the filing deadline of each declarant -----------------------------------------------------------------------
+
+describe("FILING_DEADLINE_PASSED follows the declarant's timetable (API.md §4), for check and validate", () => {
+  /** The fixture's body for `declarant`, its training ended (and its holders valid from) `end`. */
+  const dated = (declarant: 'employer' | 'training_organization', end: string): string => {
+    const b = JSON.parse(BODY_TEXT);
+    b.declarant = declarant;
+    Object.assign(b.declarations[0].training, { start_date: end, end_date: end });
+    for (const h of b.declarations[0].holders) {
+      h.validity_start = end;
+      delete h.validity_end;
+      // An employer file has no employer SIRET column to fill (API.md §3b).
+      if (declarant === 'employer') delete h.employer_siret;
+    }
+    return tmpFile(`deadline/${declarant}-${end}.json`, JSON.stringify(b));
+  };
+  const check = (file: string, today: string, ...more: string[]) =>
+    ppfile(['check', file, '--today', today, ...more]);
+
+  it('check: an employer training ended in October 2025 has no deadline; a training organization one has 30/09/2026', () => {
+    const employer = check(dated('employer', '2025-10-15'), TODAY, '--json');
+    expect(employer.status).toBe(0);
+    expect(json(employer)).toMatchObject({ valid: true, error_count: 0, warning_count: 0, warnings: [] });
+
+    const of = check(dated('training_organization', '2025-10-15'), TODAY, '--json');
+    expect(of.status).toBe(0);
+    const response = json(of);
+    expect(response).toMatchObject({ valid: true, error_count: 0, warning_count: 1 });
+    expect(response.warnings).toEqual([
+      {
+        row: 2,
+        column: 'DATE_FIN_FORMATION',
+        field: 'declarations[0].training.end_date',
+        code: 'FILING_DEADLINE_PASSED',
+        message: 'The legal filing deadline of this declaration (30/09/2026) has passed.',
+        details: { deadline: '30/09/2026' },
+      },
+    ]);
+    const fr = check(dated('training_organization', '2025-10-15'), TODAY, '--json', '--lang', 'fr');
+    expect(json(fr).warnings[0]).toMatchObject({
+      message: 'La date limite légale de déclaration (30/09/2026) est dépassée.',
+      details: { deadline: '30/09/2026' },
+    });
+  });
+
+  it('check: an employer training ended 10/04/2026 has 9 months after its quarter (31/03/2027), not 6', () => {
+    const file = dated('employer', '2026-04-10');
+    expect(json(check(file, '2027-03-31', '--json')).warnings).toEqual([]);
+    const late = check(file, '2027-04-01');
+    expect(late.status).toBe(0);
+    expect(late.out).toContain(
+      'FILING_DEADLINE_PASSED — The legal filing deadline of this declaration (31/03/2027) has passed.',
+    );
+  });
+
+  it('validate: an employer CSV gets the same answers as its JSON body', () => {
+    const csvOf = (body: string, name: string): string => {
+      const out = path.join(tmp, 'deadline', name);
+      const generated = ppfile(['generate', body, '-o', out, '--today', TODAY]);
+      expect(generated.status).toBe(0);
+      return out;
+    };
+    const october = csvOf(dated('employer', '2025-10-15'), 'employer-2025-10.csv');
+    const april = csvOf(dated('employer', '2026-04-10'), 'employer-2026-04.csv');
+    const validate = (file: string, today: string) =>
+      json(ppfile([...validateArgs(file, 'adf', 'employer').slice(0, -1), today, '--json']));
+    expect(validate(october, TODAY).warnings).toEqual([]);
+    expect(validate(october, '2030-01-01').warnings).toEqual([]);
+    expect(validate(april, '2027-03-31').warnings).toEqual([]);
+    expect(validate(april, '2027-04-01').warnings).toEqual([
+      {
+        row: 2,
+        column: 'DATE_FIN_FORMATION',
+        code: 'FILING_DEADLINE_PASSED',
+        message: 'The legal filing deadline of this declaration (31/03/2027) has passed.',
+        details: { deadline: '31/03/2027' },
+      },
+    ]);
   });
 });
 

@@ -441,6 +441,67 @@ describe('file validation (POST /v1/files/validate)', () => {
   });
 });
 
+describe("FILING_DEADLINE_PASSED: the declarant's timetable, with details.deadline (API.md §4)", () => {
+  /** A body whose training ended on 15/10/2025 (the clock is the real one: that is in the past). */
+  function endedOctober2025(declarant: 'employer' | 'training_organization'): Json {
+    const b = body(2, 'adf', declarant);
+    Object.assign(b.declarations[0].training, { start_date: '2025-10-15', end_date: '2025-10-15' });
+    b.declarations[0].holders.forEach((h: Json) => {
+      h.validity_start = '2025-10-15';
+      delete h.validity_end;
+    });
+    return b;
+  }
+  /** The fixture's partial-list NSF code brings a REFERENCE_NOT_VERIFIED warning too: not this test's. */
+  const deadlines = (warnings: Json[]) => warnings.filter((w) => w.code !== 'REFERENCE_NOT_VERIFIED');
+
+  it('an employer has no deadline for it; a training organization had 30/09/2026 — JSON, generate and upload alike', async () => {
+    const org = await gw.organization('pro');
+    const employer = await request(gw.http)
+      .post('/v1/declarations/validate')
+      .set(bearer(org.test))
+      .send(endedOctober2025('employer'));
+    expect(employer.status).toBe(200);
+    expect(employer.body.valid).toBe(true);
+    expect(deadlines(employer.body.warnings)).toEqual([]);
+
+    const warning = {
+      row: 2,
+      column: 'DATE_FIN_FORMATION',
+      field: 'declarations[0].training.end_date',
+      code: 'FILING_DEADLINE_PASSED',
+      message: 'The legal filing deadline of this declaration (30/09/2026) has passed.',
+      details: { deadline: '30/09/2026' },
+    };
+    const of = await request(gw.http)
+      .post('/v1/declarations/validate')
+      .set(bearer(org.test))
+      .set('Accept-Language', 'fr')
+      .send(endedOctober2025('training_organization'));
+    expect(of.status).toBe(200);
+    expect(deadlines(of.body.warnings)).toEqual([
+      { ...warning, message: 'La date limite légale de déclaration (30/09/2026) est dépassée.' },
+    ]);
+
+    const gen = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.test))
+      .send({ ...endedOctober2025('training_organization'), options: { store: false } });
+    expect(gen.status).toBe(200);
+    expect(deadlines(gen.body.warnings)).toEqual([warning]);
+
+    const up = await request(gw.http)
+      .post('/v1/files/validate')
+      .set(bearer(org.test))
+      .field('type', 'adf')
+      .field('declarant', 'training_organization')
+      .attach('file', Buffer.from(gen.body.content, 'utf8'), gen.body.filename);
+    expect(up.status).toBe(200);
+    // An uploaded file has no JSON path: the same entry without `field`.
+    expect(deadlines(up.body.warnings)).toEqual([{ ...warning, field: undefined }]);
+  });
+});
+
 describe('spec endpoints', () => {
   it('GET /v1/spec, /v1/spec/{version} and the reference search', async () => {
     const { live } = await gw.organization('pro');

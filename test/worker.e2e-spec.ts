@@ -79,6 +79,9 @@ describe('hand-off to the workers', () => {
   it('a large generation through the queue answers like the in-process path, byte for byte', async () => {
     const org = await gw.organization('pro');
     const b = body(60);
+    // A training ended 15/10/2025: its filing deadline (30/09/2026) has passed, a warning with details.
+    Object.assign(b.declarations[0].training, { start_date: '2025-10-15', end_date: '2025-10-15' });
+    b.declarations[0].holders.forEach((h: Json) => Object.assign(h, { validity_start: '2025-10-15' }));
     const res = await request(gw.http).post('/v1/files/generate').set(bearer(org.live)).send(b);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, rows: 60, declarations: 1, stored: true, mode: 'live' });
@@ -91,6 +94,9 @@ describe('hand-off to the workers', () => {
     });
     expect(res.body.sha256).toBe(local.sha256);
     expect(res.body.warnings).toEqual(local.warnings);
+    expect(res.body.warnings).toContainEqual(
+      expect.objectContaining({ code: 'FILING_DEADLINE_PASSED', details: { deadline: '30/09/2026' } }),
+    );
     expect(res.body.normalizations).toEqual(local.normalizations);
     expect(res.body.normalization_count).toBe(local.normalization_count);
     const dl = await request(gw.http)

@@ -531,6 +531,14 @@ export interface components {
         | 'NO_DATA_ROWS';
       /** @description In the language of Accept-Language; never quotes a personal value. */
       message: string;
+      /** @description Values of the message a client may show without parsing it; only for FILING_DEADLINE_PASSED (absent otherwise). Never a value of the file or of the request. */
+      details?: {
+        /**
+         * @description FILING_DEADLINE_PASSED: the legal filing deadline (DD/MM/YYYY) of the declarant's timetable (API.md §4).
+         * @example 30/09/2026
+         */
+        deadline?: string;
+      };
     };
     IssueSummary: {
       by_code: {
@@ -653,6 +661,7 @@ export interface components {
           | 'UNSUPPORTED_SPEC_VERSION'
           | 'LINE_LIMIT_EXCEEDED'
           | 'VALIDATION_FAILED'
+          | 'UNREADABLE_FILE'
           | 'MISSING_API_KEY'
           | 'INVALID_API_KEY'
           | 'NOT_FOUND'
@@ -689,6 +698,12 @@ export interface components {
           position: number;
           /** @description Official column name. */
           name: string;
+          labels: {
+            /** @description Label in French (row 2 of the spreadsheet template). */
+            fr: string;
+            /** @description Label in English. */
+            en: string;
+          };
           /** @description Where the value comes from in the JSON body. */
           field: string;
           /** @enum {string} */
@@ -762,7 +777,7 @@ export interface components {
     Error400: {
       error: {
         /** @enum {string} */
-        code: 'INVALID_JSON' | 'INVALID_REQUEST' | 'UNSUPPORTED_SPEC_VERSION';
+        code: 'INVALID_JSON' | 'INVALID_REQUEST' | 'UNSUPPORTED_SPEC_VERSION' | 'UNREADABLE_FILE';
         /** @description In the language of Accept-Language (en or fr). */
         message: string;
         /** @description Depends on the code (see each property). */
@@ -1109,7 +1124,7 @@ export interface operations {
           'application/json': components['schemas']['SpecDescription'];
         };
       };
-      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION. */
+      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, UNREADABLE_FILE. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1215,7 +1230,7 @@ export interface operations {
           'application/json': components['schemas']['ReferencePage'];
         };
       };
-      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION. */
+      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, UNREADABLE_FILE. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1323,7 +1338,7 @@ export interface operations {
           'application/json': components['schemas']['DeclarationValidationResponse'];
         };
       };
-      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION. */
+      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, UNREADABLE_FILE. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1480,7 +1495,7 @@ export interface operations {
           'application/json': components['schemas']['GenerateAccepted'];
         };
       };
-      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION. */
+      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, UNREADABLE_FILE. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1661,7 +1676,7 @@ export interface operations {
           'application/json': components['schemas']['FileValidationResponse'];
         };
       };
-      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION. */
+      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, UNREADABLE_FILE. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1794,7 +1809,7 @@ export interface operations {
           'application/json': components['schemas']['FileMetadata'];
         };
       };
-      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION. */
+      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, UNREADABLE_FILE. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -1918,7 +1933,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION. */
+      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, UNREADABLE_FILE. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];

@@ -6,9 +6,11 @@ import {
   findSpec,
   FORMULA_POLICIES,
   ISSUE_CODES,
+  ISSUE_DETAILS,
   NORMALIZATION_RULES,
   REFERENCE_LIST_NAMES,
   SPEC_VERSIONS,
+  type IssueDetails,
 } from '@ppfile/rules';
 import { REQUEST_ERROR_CODES, type RequestErrorCode } from './codes';
 import { REQUEST_ERROR_STATUS } from './errors';
@@ -212,6 +214,29 @@ const object = (
 });
 const counts = (): Schema => ({ type: 'object', additionalProperties: { type: 'integer' } });
 
+/** What an issue's `details` may hold (libs/rules ISSUE_DETAILS): each key, with the codes that carry it. */
+function issueDetailsSchema(): Schema {
+  const codesWith = (key: string): string =>
+    Object.entries(ISSUE_DETAILS)
+      .filter(([, keys]) => keys.some((k) => k === key))
+      .map(([code]) => code)
+      .join(', ');
+  const properties: Record<keyof IssueDetails, Schema> = {
+    deadline: {
+      type: 'string',
+      pattern: '^[0-9]{2}/[0-9]{2}/[0-9]{4}$',
+      example: '30/09/2026',
+      description: `${codesWith('deadline')}: the legal filing deadline (DD/MM/YYYY) of the declarant's timetable (API.md §4).`,
+    },
+  };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties,
+    description: `Values of the message a client may show without parsing it; only for ${Object.keys(ISSUE_DETAILS).join(', ')} (absent otherwise). Never a value of the file or of the request.`,
+  };
+}
+
 function schemas(): Record<string, Schema | Record<string, unknown>> {
   const issue = object(
     {
@@ -224,6 +249,7 @@ function schemas(): Record<string, Schema | Record<string, unknown>> {
       field: string('JSON path of the value in the request (JSON input only).'),
       code: { type: 'string', enum: [...ISSUE_CODES] },
       message: string('In the language of Accept-Language; never quotes a personal value.'),
+      details: issueDetailsSchema(),
     },
     ['row', 'column', 'code', 'message'],
   );

@@ -3,6 +3,9 @@
  * filing deadline, and how declaration-level problems count rows (API.md §4).
  */
 import { generateFile } from './api';
+import { formatFrDate } from './values/dates';
+import type { Declarant } from './spec/types';
+import { DEADLINE_BOUNDARIES } from './testing/deadline-boundaries';
 import { NIR_A, NIR_A_KEY } from './testing/fixtures';
 import {
   body,
@@ -285,103 +288,143 @@ describe('row counts', () => {
   });
 });
 
-describe('FILING_DEADLINE_PASSED (warning)', () => {
-  /** Training end (or validity start) → deadline, the day it is still fine, the day after. */
-  const VECTORS: [string, string, number, number][] = [
-    ['2025-10-15', '30/09/2026', 20260930, 20261001],
-    ['2026-02-10', '30/09/2026', 20260930, 20261001],
-    ['2026-05-20', '31/12/2026', 20261231, 20270101],
-    ['2026-08-01', '31/03/2027', 20270331, 20270401],
-    ['2026-11-30', '30/06/2027', 20270630, 20270701],
-    ['2027-02-01', '30/06/2027', 20270630, 20270701],
-  ];
+describe("FILING_DEADLINE_PASSED (warning): the declarant's timetable (API.md §4)", () => {
+  /** The boundaries of the timetable that have a deadline: the last day still fine, the day after. */
+  const WITH_DEADLINE = DEADLINE_BOUNDARIES.filter(
+    (v): v is [Declarant, number, number] => v[2] !== null,
+  ).map(([declarant, date, deadline]) => [declarant, iso(date), formatFrDate(deadline), deadline] as const);
+  const WITHOUT_DEADLINE = DEADLINE_BOUNDARIES.filter(([, , deadline]) => deadline === null).map(
+    ([declarant, date]) => [declarant, iso(date)] as const,
+  );
 
-  function adfEndingOn(end: string, count = 2): Json {
-    const b = body('adf', 'employer', count);
+  function adfEndingOn(declarant: Declarant, end: string, count = 2): Json {
+    const b = body('adf', declarant, count);
     Object.assign(training(b), { start_date: end, end_date: end });
     holders(b).forEach((h) => Object.assign(h, { validity_start: end, validity_end: undefined }));
     return b;
   }
 
-  function jdrValidFrom(start: string): Json {
-    const b = body('jdr', 'training_organization');
+  function jdrValidFrom(declarant: Declarant, start: string): Json {
+    const b = body('jdr', declarant);
     delete decl(b).training;
     holders(b).forEach((h) => Object.assign(h, { validity_start: start, validity_end: undefined }));
     return b;
   }
 
-  it.each(VECTORS)(
-    'adf: training end %s → deadline %s, counted from DATE_FIN_FORMATION',
-    (end, deadline, lastDay, dayAfter) => {
-      const b = adfEndingOn(end);
+  it.each(WITH_DEADLINE)(
+    'adf, %s: training end %s → deadline %s, counted from DATE_FIN_FORMATION',
+    (declarant, end, deadline, lastDay) => {
+      const b = adfEndingOn(declarant, end);
       expect(check(b, { today: lastDay }).warnings).toEqual([]);
-      const r = check(b, { today: dayAfter });
+      const r = check(b, { today: nextDay(lastDay) });
       expect(r.valid).toBe(true);
       expect(located(r.warnings)).toEqual([
-        { row: 2, column: 'DATE_FIN_FORMATION', field: `${T0}.end_date`, code: 'FILING_DEADLINE_PASSED' },
+        {
+          row: 2,
+          column: 'DATE_FIN_FORMATION',
+          field: `${T0}.end_date`,
+          code: 'FILING_DEADLINE_PASSED',
+          details: { deadline },
+        },
       ]);
       expect(r.warnings[0]!.message).toBe(
         `The legal filing deadline of this declaration (${deadline}) has passed.`,
       );
+      const fr = check(b, { today: nextDay(lastDay), lang: 'fr' }).warnings[0]!;
+      expect(fr.message).toBe(`La date limite légale de déclaration (${deadline}) est dépassée.`);
+      expect(fr.details).toEqual({ deadline });
     },
   );
 
-  it.each(VECTORS)(
-    'jdr: validity start %s → deadline %s, counted from DATE_DEBUT_VALIDITE',
-    (start, _deadline, lastDay, dayAfter) => {
-      const b = jdrValidFrom(start);
+  it.each(WITH_DEADLINE)(
+    'jdr, %s: validity start %s → deadline %s, counted from DATE_DEBUT_VALIDITE',
+    (declarant, start, deadline, lastDay) => {
+      const b = jdrValidFrom(declarant, start);
       expect(check(b, { today: lastDay }).warnings).toEqual([]);
-      expect(located(check(b, { today: dayAfter }).warnings)).toEqual([
+      expect(located(check(b, { today: nextDay(lastDay) }).warnings)).toEqual([
         {
           row: 2,
           column: 'DATE_DEBUT_VALIDITE',
           field: 'declarations[0].holders[0].validity_start',
           code: 'FILING_DEADLINE_PASSED',
+          details: { deadline },
         },
       ]);
     },
   );
 
-  it('a training ended before September 2025 has no deadline', () => {
-    expect(check(adfEndingOn('2025-06-01'), { today: 20301231 }).warnings).toEqual([]);
-    expect(check(jdrValidFrom('2025-06-01'), { today: 20301231 }).warnings).toEqual([]);
+  it.each(WITHOUT_DEADLINE)(
+    '%s: a declaration dated %s has no deadline, even years later',
+    (declarant, day) => {
+      expect(check(adfEndingOn(declarant, day), { today: 20991231 }).warnings).toEqual([]);
+      expect(check(jdrValidFrom(declarant, day), { today: 20991231 }).warnings).toEqual([]);
+    },
+  );
+
+  it('an uploaded CSV gets the same answer as the JSON body, for each declarant', () => {
+    for (const [declarant, end, deadline, lastDay] of WITH_DEADLINE) {
+      const today = nextDay(lastDay);
+      const rows = generatedRows(adfEndingOn(declarant, end), { today });
+      expect(located(checkCsv(csvFile('adf', rows), 'adf', declarant, { today }).warnings)).toEqual([
+        { row: 2, column: 'DATE_FIN_FORMATION', code: 'FILING_DEADLINE_PASSED', details: { deadline } },
+      ]);
+    }
+    for (const [declarant, end] of WITHOUT_DEADLINE) {
+      const rows = generatedRows(adfEndingOn(declarant, end));
+      expect(checkCsv(csvFile('adf', rows), 'adf', declarant, { today: 20991231 }).warnings).toEqual([]);
+    }
   });
 
   it('adf counts from the training end, not the validity start', () => {
-    const b = adfEndingOn('2026-02-10');
+    const b = adfEndingOn('training_organization', '2026-02-10');
     holders(b).forEach((h) => (h.validity_start = '2026-05-20'));
     expect(located(check(b).warnings)).toEqual([
-      { row: 2, column: 'DATE_FIN_FORMATION', field: `${T0}.end_date`, code: 'FILING_DEADLINE_PASSED' },
+      {
+        row: 2,
+        column: 'DATE_FIN_FORMATION',
+        field: `${T0}.end_date`,
+        code: 'FILING_DEADLINE_PASSED',
+        details: { deadline: '30/09/2026' },
+      },
     ]);
   });
 
   it('jdr counts from the validity start, not the training end', () => {
-    const b = body('jdr', 'employer');
+    // Training ended 10/02/2026 (its deadline, 30/09/2026, has passed); validity from 20/05/2026 (31/12/2026).
+    const b = body('jdr', 'training_organization');
     Object.assign(training(b), { start_date: '2026-02-10', end_date: '2026-02-10' });
     holders(b).forEach((h) => (h.validity_start = '2026-05-20'));
     expect(check(b).warnings).toEqual([]);
   });
 
   it('once per declaration, on its first row; each declaration its own', () => {
-    const b = adfEndingOn('2025-10-15', 3);
+    const b = adfEndingOn('training_organization', '2025-10-15', 3);
     addDeclaration(b);
     addDeclaration(b, 'SST-2026-11', (d) => {
       Object.assign(d.training as Json, { start_date: '2026-09-01', end_date: '2026-09-01' });
       (d.holders as Json[]).forEach((h) => (h.validity_start = '2026-09-01'));
     });
+    const details = { deadline: '30/09/2026' };
     expect(located(check(b).warnings)).toEqual([
-      { row: 2, column: 'DATE_FIN_FORMATION', field: `${T0}.end_date`, code: 'FILING_DEADLINE_PASSED' },
+      {
+        row: 2,
+        column: 'DATE_FIN_FORMATION',
+        field: `${T0}.end_date`,
+        code: 'FILING_DEADLINE_PASSED',
+        details,
+      },
       {
         row: 5,
         column: 'DATE_FIN_FORMATION',
         field: 'declarations[1].training.end_date',
         code: 'FILING_DEADLINE_PASSED',
+        details,
       },
     ]);
   });
 
   it('jdr: on the first row whose validity start is past its deadline', () => {
-    const b = jdrValidFrom('2026-06-01');
+    const b = jdrValidFrom('training_organization', '2026-06-01');
     holderOf(b, 1).validity_start = '2026-02-10';
     expect(located(check(b).warnings)).toEqual([
       {
@@ -389,15 +432,36 @@ describe('FILING_DEADLINE_PASSED (warning)', () => {
         column: 'DATE_DEBUT_VALIDITE',
         field: `${H1}.validity_start`,
         code: 'FILING_DEADLINE_PASSED',
+        details: { deadline: '30/09/2026' },
       },
     ]);
   });
 
-  it('in a CSV', () => {
-    const rows = generatedRows(adfEndingOn('2025-10-15'));
-    const r = checkCsv(csvFile('adf', rows), 'adf', 'employer');
-    expect(located(r.warnings)).toEqual([
-      { row: 2, column: 'DATE_FIN_FORMATION', code: 'FILING_DEADLINE_PASSED' },
-    ]);
+  it('an employer file of trainings ended before 16/03/2026 has no deadline; the same training organization file has one', () => {
+    for (const end of ['2025-10-15', '2026-01-20', '2026-03-15']) {
+      expect(check(adfEndingOn('employer', end)).warnings).toEqual([]);
+      expect(check(adfEndingOn('training_organization', end)).warnings.map((w) => w.details)).toEqual([
+        { deadline: '30/09/2026' },
+      ]);
+    }
+  });
+
+  it('other warnings carry no details', () => {
+    const b = body('adf', 'training_organization', 3);
+    holderOf(b, 2).nir = holderOf(b, 0).nir;
+    const r = check(b);
+    expect(r.warnings.map((w) => w.code)).toEqual(['DUPLICATE_HOLDER']);
+    expect(r.warnings[0]).not.toHaveProperty('details');
   });
 });
+
+/** yyyymmdd → YYYY-MM-DD, as a JSON body writes dates. */
+function iso(day: number): string {
+  return `${Math.floor(day / 10000)}-${String(Math.floor(day / 100) % 100).padStart(2, '0')}-${String(day % 100).padStart(2, '0')}`;
+}
+
+/** The day after yyyymmdd. */
+function nextDay(day: number): number {
+  const t = new Date(Date.UTC(Math.floor(day / 10000), (Math.floor(day / 100) % 100) - 1, (day % 100) + 1));
+  return t.getUTCFullYear() * 10000 + (t.getUTCMonth() + 1) * 100 + t.getUTCDate();
+}

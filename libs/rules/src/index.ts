@@ -17,6 +17,7 @@ export * from './row-checker';
 export * from './spec';
 export * from './spec-description';
 export * from './values/dates';
+export * from './values/filing-deadline';
 export * from './values/nir';
 export * from './values/siret';
 export * from './csv-fixer';

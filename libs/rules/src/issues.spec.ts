@@ -118,3 +118,19 @@ describe('IssueCollector', () => {
     expect(Object.keys(c.errors[0]!)).toEqual(['row', 'column', 'code', 'message']);
   });
 });
+
+describe('details (API.md §4): only for the codes of ISSUE_DETAILS', () => {
+  it('FILING_DEADLINE_PASSED carries its deadline; FUTURE_DATE, worded with a date too, carries none', () => {
+    const issues = new IssueCollector('fr', 10);
+    issues.warning('FILING_DEADLINE_PASSED', 2, 'DATE_FIN_FORMATION', undefined, { deadline: '30/09/2026' });
+    issues.error('FUTURE_DATE', 3, 'DATE_FIN_FORMATION', undefined, { deadline: '22/11/2026' });
+    expect(issues.warnings[0]).toEqual({
+      row: 2,
+      column: 'DATE_FIN_FORMATION',
+      code: 'FILING_DEADLINE_PASSED',
+      message: 'La date limite légale de déclaration (30/09/2026) est dépassée.',
+      details: { deadline: '30/09/2026' },
+    });
+    expect(issues.errors[0]).not.toHaveProperty('details');
+  });
+});

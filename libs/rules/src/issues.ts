@@ -8,7 +8,20 @@ export interface Issue {
   field?: string;
   code: IssueCode;
   message: string;
+  /** Values of the message a client may show without parsing it: only for the codes of ISSUE_DETAILS. */
+  details?: IssueDetails;
 }
+
+/** What `details` may hold (API.md §4): parameters of the message, never a value of a cell. */
+export interface IssueDetails {
+  /** FILING_DEADLINE_PASSED: the legal filing deadline, DD/MM/YYYY. */
+  deadline?: string;
+}
+
+/** The codes whose entries carry `details`, and which of their message's parameters go there. */
+export const ISSUE_DETAILS: Partial<Record<IssueCode, readonly (keyof IssueDetails)[]>> = {
+  FILING_DEADLINE_PASSED: ['deadline'],
+};
 
 export interface IssueSummary {
   by_code: Record<string, number>;
@@ -78,6 +91,14 @@ export class IssueCollector {
     params: MessageParams | undefined,
   ): Issue {
     const message = issueMessage(code, this.lang, { column: column ?? undefined, ...params });
-    return field === undefined ? { row, column, code, message } : { row, column, field, code, message };
+    const issue: Issue =
+      field === undefined ? { row, column, code, message } : { row, column, field, code, message };
+    const keys = ISSUE_DETAILS[code];
+    if (keys !== undefined && params !== undefined) {
+      const details: IssueDetails = {};
+      for (const key of keys) if (params[key] !== undefined) details[key] = params[key];
+      issue.details = details;
+    }
+    return issue;
   }
 }

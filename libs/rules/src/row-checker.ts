@@ -3,7 +3,8 @@ import type { IssueCollector } from './issues';
 import type { Reason } from './messages';
 import { REFERENCE_CODE_FORMATS, type ReferenceLists } from './references';
 import type { ColumnSpec, Condition, Declarant, KindTable, SpecVersion } from './spec/types';
-import { filingDeadline, formatFrDate, parseFrDate, type DayNumber } from './values/dates';
+import { formatFrDate, parseFrDate, type DayNumber } from './values/dates';
+import { filingDeadline } from './values/filing-deadline';
 import { hasValidNirKey, isProvisionalNir, nirProblem } from './values/nir';
 import { hasValidSiretKey, isSiretFormat } from './values/siret';
 import { charLength, forbiddenCharacter, isHttpUrl, looksLikeFormula } from './values/text';
@@ -230,7 +231,7 @@ export class RowChecker {
     decl: DeclarationState,
   ): void {
     if (decl.deadlineReported) return;
-    const deadline = filingDeadline(day);
+    const deadline = filingDeadline(this.ctx.declarant, day);
     if (deadline !== null && deadline < this.ctx.today) {
       decl.deadlineReported = true;
       this.warning('FILING_DEADLINE_PASSED', row, i, loc, { deadline: formatFrDate(deadline) });

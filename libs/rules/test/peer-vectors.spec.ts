@@ -159,16 +159,20 @@ describe('CertPilot negative-employer-adf-as-generated.csv, validated as adf / e
     });
   });
 
-  it('on 22/11/2026 the filing deadline of line 2 (30/09/2026) has passed as well; line 3 (ended June 2026, deadline 31/12/2026) not', () => {
+  it("no filing deadline on 22/11/2026: an employer's line 2 (ended 03/03/2026, before the employers' obligation) has none, line 3 (ended June 2026) has 31/03/2027", () => {
     const result = validate(TODAY);
     expect(result.error_count).toBe(3);
+    expect(bare(result.warnings)).toEqual([{ row: null, column: null, code: 'LF_LINE_ENDINGS' }]);
+    expect(bare(validate(20270331).warnings)).toEqual([{ row: null, column: null, code: 'LF_LINE_ENDINGS' }]);
     // Listed in file order, the whole-file warning (row null) first.
-    expect(bare(result.warnings)).toEqual([
+    const late = validate(20270401);
+    expect(bare(late.warnings)).toEqual([
       { row: null, column: null, code: 'LF_LINE_ENDINGS' },
-      { row: 2, column: 'DATE_FIN_FORMATION', code: 'FILING_DEADLINE_PASSED' },
+      { row: 3, column: 'DATE_FIN_FORMATION', code: 'FILING_DEADLINE_PASSED' },
     ]);
-    expect(result.warnings[1]!.message).toBe(
-      'The legal filing deadline of this declaration (30/09/2026) has passed.',
+    expect(late.warnings[1]!.details).toEqual({ deadline: '31/03/2027' });
+    expect(late.warnings[1]!.message).toBe(
+      'The legal filing deadline of this declaration (31/03/2027) has passed.',
     );
   });
 
@@ -460,7 +464,9 @@ describe('Échéa unit-vectors.json', () => {
     });
   });
 
-  describe('declaration_deadline_by_end_date', () => {
+  // The peer's vectors are the training organizations' timetable (its obligation starts on
+  // 01/09/2025); API.md §4 gives employers their own (libs/rules filing-deadline.spec.ts).
+  describe('declaration_deadline_by_end_date (training organizations)', () => {
     const vectors = echea.declaration_deadline_by_end_date as { end: string; deadline: string | null }[];
     const day = (iso: string) => Number(iso.replace(/-/g, ''));
     const nextDay = (d: number) => {
@@ -471,7 +477,9 @@ describe('Échéa unit-vectors.json', () => {
       `${String(d % 100).padStart(2, '0')}/${String(Math.floor(d / 100) % 100).padStart(2, '0')}/${Math.floor(d / 10000)}`;
 
     it.each(vectors)('training ended $end → deadline $deadline', ({ end, deadline }) => {
-      expect(filingDeadline(day(end))).toBe(deadline === null ? null : day(deadline));
+      expect(filingDeadline('training_organization', day(end))).toBe(
+        deadline === null ? null : day(deadline),
+      );
     });
 
     const adf = (end: string) =>
@@ -482,7 +490,7 @@ describe('Échéa unit-vectors.json', () => {
         delete h.validity_end;
       });
     const jdr = (start: string) => {
-      const body = validBody('jdr', 'employer', 1) as Json;
+      const body = validBody('jdr', 'training_organization', 1) as Json;
       delete body.declarations[0].training;
       body.declarations[0].holders[0].validity_start = start;
       delete body.declarations[0].holders[0].validity_end;
@@ -508,7 +516,10 @@ describe('Échéa unit-vectors.json', () => {
         expect(late.warnings[0]!.message).toBe(
           `The legal filing deadline of this declaration (${fr(limit)}) has passed.`,
         );
-        expect(bare(check(jdr(end), nextDay(limit)).warnings)).toEqual([
+        expect(late.warnings[0]!.details).toEqual({ deadline: fr(limit) });
+        const lateJdr = check(jdr(end), nextDay(limit));
+        expect(lateJdr.warnings[0]?.details).toEqual({ deadline: fr(limit) });
+        expect(bare(lateJdr.warnings)).toEqual([
           {
             row: 2,
             column: 'DATE_DEBUT_VALIDITE',

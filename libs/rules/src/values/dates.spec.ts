@@ -1,6 +1,5 @@
 import {
   daysInMonth,
-  filingDeadline,
   formatFrDate,
   formatIsoDate,
   isValidDay,
@@ -92,37 +91,6 @@ describe('formatting', () => {
 
   it('round-trips through parseFrDate', () => {
     for (const day of [20240229, 20260101, 20271130]) expect(parseFrDate(formatFrDate(day))).toBe(day);
-  });
-});
-
-describe('filingDeadline (API.md §4 FILING_DEADLINE_PASSED)', () => {
-  it.each([
-    [20251015, 20260930],
-    [20260210, 20260930],
-    [20260520, 20261231],
-    [20260801, 20270331],
-    [20261130, 20270630],
-    [20270201, 20270630],
-    [20250601, null],
-  ])('training ended %i → %p', (end, deadline) => {
-    expect(filingDeadline(end)).toBe(deadline);
-  });
-
-  it.each([
-    [20250831, null],
-    [20250901, 20260930],
-    [20251231, 20260930],
-    [20260101, 20260930],
-    [20260331, 20260930],
-    [20260401, 20261231],
-    [20260630, 20261231],
-    [20260701, 20270331],
-    [20261231, 20270630],
-    [20270101, 20270630],
-    [20270401, 20270930],
-    [20271231, 20280331],
-  ])('boundary %i → %p', (end, deadline) => {
-    expect(filingDeadline(end)).toBe(deadline);
   });
 });
 

@@ -80,24 +80,6 @@ const PARIS_FORMAT = new Intl.DateTimeFormat('en-GB', {
   day: '2-digit',
 });
 
-/**
- * Legal filing deadline of a declaration (API.md §4, FILING_DEADLINE_PASSED): trainings ended
- * September–December 2025 → 30/09/2026; ended in 2026 → six months after the end of the quarter;
- * from 2027 → three months after the end of the quarter. Before September 2025 there is none.
- */
-export function filingDeadline(day: DayNumber): DayNumber | null {
-  const y = Math.floor(day / 10000);
-  const m = Math.floor(day / 100) % 100;
-  if (day < 20250901) return null;
-  if (y === 2025) return 20260930;
-  const quarterEndMonth = Math.ceil(m / 3) * 3;
-  const months = y === 2026 ? 6 : 3;
-  const total = y * 12 + (quarterEndMonth - 1) + months;
-  const dy = Math.floor(total / 12);
-  const dm = (total % 12) + 1;
-  return dy * 10000 + dm * 100 + daysInMonth(dy, dm);
-}
-
 function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
 }
