@@ -436,6 +436,18 @@ describe('file validation (POST /v1/files/validate)', () => {
     expect(fr.body.error.details.fields).toEqual([
       { field: 'strict_references', message: "doit valoir l'une des valeurs: true, false" },
     ]);
+    // A field named like a member of Object.prototype is as unknown as any other.
+    const proto = await request(gw.http)
+      .post('/v1/files/validate')
+      .set(bearer(org.live))
+      .field('type', 'adf')
+      .field('declarant', 'employer')
+      .field('constructor', 'x')
+      .attach('file', Buffer.from('x'), 'f.csv');
+    expectError(proto, 400, 'INVALID_REQUEST');
+    expect(proto.body.error.details.fields).toEqual([
+      { field: 'constructor', message: 'is not a known field' },
+    ]);
     // Refused before anything is reserved or counted.
     expect((await gw.stores.usage.getUsage(org.id, month)).used).toBe(before);
   });

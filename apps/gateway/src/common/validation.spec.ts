@@ -105,3 +105,36 @@ describe('ApiValidationPipe: the API error body of a DTO that fails', () => {
     expect(await pipe.transform(body, { type: 'body', metatype: Object, data: undefined })).toBe(body);
   });
 });
+
+describe('ApiValidationPipe: fields named like Object.prototype’s members', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    'a form field named %s is an unknown field, named with the others',
+    async (name) => {
+      // As multer builds a form: an object without prototype, each field an own property.
+      const fields = Object.create(null) as Record<string, unknown>;
+      Object.defineProperty(fields, name, {
+        value: 'x',
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      const ok = await form({ ...fields, file: FILE, type: 'adf', declarant: 'employer' });
+      expect(ok.body('en', 'r').error.details.fields).toEqual([
+        { field: name, message: 'is not a known field' },
+      ]);
+      const bad = await form({
+        ...fields,
+        file: FILE,
+        type: 'adf',
+        declarant: 'employer',
+        colour: 'blue',
+        strict_references: 'x',
+      });
+      expect(bad.body('en', 'r').error.details.fields).toEqual([
+        { field: name, message: 'is not a known field' },
+        { field: 'colour', message: 'is not a known field' },
+        { field: 'strict_references', message: 'must be one of: true, false' },
+      ]);
+    },
+  );
+});

@@ -9,6 +9,7 @@ import {
 } from '@nestjs/common';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
+  getMetadataStorage,
   IsDefined,
   IsIn,
   IsInt,
@@ -177,12 +178,45 @@ export class ApiValidationPipe implements PipeTransform {
   private readonly strict = new ValidationPipe({ ...COMMON, forbidNonWhitelisted: true });
   private readonly lenient = new ValidationPipe({ ...COMMON, forbidNonWhitelisted: false });
 
-  transform(value: unknown, metadata: ArgumentMetadata): unknown {
-    const lenient =
-      metadata.type === 'query' ||
-      (metadata.metatype as unknown as Record<symbol, boolean> | undefined)?.[IGNORES_UNKNOWN] === true;
-    return (lenient ? this.lenient : this.strict).transform(value, metadata);
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const metatype = metadata.metatype as unknown as
+      (Record<symbol, boolean> & (new () => object)) | undefined;
+    if (metadata.type === 'query' || metatype?.[IGNORES_UNKNOWN] === true)
+      return this.lenient.transform(value, metadata) as unknown;
+    const unknown = metatype && isObject(value) ? undeclaredFields(metatype, value) : [];
+    let checked: unknown;
+    try {
+      checked = await this.strict.transform(value, metadata);
+    } catch (e) {
+      if (!(e instanceof InvalidFieldsError) || !unknown.length) throw e;
+      const named = new Set(e.problems.map((p) => p.field));
+      throw new InvalidFieldsError([...unknown.filter((p) => !named.has(p.field)), ...e.problems]);
+    }
+    if (unknown.length) throw new InvalidFieldsError(unknown);
+    return checked;
   }
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The fields of `value` its DTO does not declare. class-validator's whitelist looks each name up in
+ * a plain object, so that `toString`, `constructor`, `hasOwnProperty` or `__proto__` pass it as if
+ * declared: a form field of one of those names would go unnamed (the JSON body names them, API.md §2).
+ */
+function undeclaredFields(Dto: new () => object, value: object): FieldProblemText[] {
+  const declared = new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(Dto, '', true, false)
+      .map((m) => m.propertyName),
+  );
+  // No metadata: not a DTO (a JSON body typed `unknown` is Object), nothing to say.
+  if (declared.size === 0) return [];
+  return Object.keys(value)
+    .filter((name) => !declared.has(name))
+    .map((field) => ({ field, message: words('unknown') }));
 }
 
 /**
