@@ -70,6 +70,14 @@ const specVersion: OptionSpec = {
   value: 'VERSION',
   help: 'opt_spec_version',
 };
+const type: OptionSpec = { name: 'type', type: 'string', value: 'adf|jdr', required: true, help: 'opt_type' };
+const declarant: OptionSpec = {
+  name: 'declarant',
+  type: 'string',
+  value: 'employer|training_organization',
+  required: true,
+  help: 'opt_declarant',
+};
 const org: OptionSpec = { name: 'org', type: 'string', value: 'ID', required: true, help: 'opt_org' };
 /** Kept in step with libs/db's PLAN_NAMES by test/db.e2e-spec.ts; libs/db is not loaded for help. */
 const PLANS = 'free|starter|pro|business';
@@ -118,6 +126,50 @@ export const ROOT: Group = {
         today,
       ],
       load: async () => (await import('./commands/generate')).generateCommand,
+    },
+    template: {
+      kind: 'command',
+      summary: 'sum_template',
+      options: [
+        type,
+        declarant,
+        { name: 'output', short: 'o', type: 'string', value: 'FILE.xlsx', help: 'opt_template_output' },
+        specVersion,
+      ],
+      load: async () => (await import('./commands/spreadsheets')).templateCommand,
+    },
+    import: {
+      kind: 'command',
+      summary: 'sum_import',
+      operand: { name: 'FILE.xlsx|FILE.csv', count: 'one', help: 'arg_sheet_file' },
+      options: [
+        type,
+        declarant,
+        { name: 'sheet', type: 'string', value: 'S', help: 'opt_sheet' },
+        { name: 'mapping', type: 'string', value: 'MAP.json', help: 'opt_mapping' },
+        { name: 'generate', type: 'boolean', help: 'opt_generate' },
+        { name: 'output', short: 'o', type: 'string', value: 'OUT.csv', help: 'opt_output' },
+        { name: 'no-strict-references', type: 'boolean', help: 'opt_no_strict' },
+        maxRows,
+        specVersion,
+        today,
+      ],
+      load: async () => (await import('./commands/spreadsheets')).importCommand,
+    },
+    fix: {
+      kind: 'command',
+      summary: 'sum_fix',
+      operand: { name: 'FILE.csv', count: 'one', help: 'arg_csv' },
+      options: [
+        type,
+        declarant,
+        { name: 'output', short: 'o', type: 'string', value: 'OUT.csv', help: 'opt_fix_output' },
+        { name: 'no-strict-references', type: 'boolean', help: 'opt_no_strict' },
+        maxRows,
+        specVersion,
+        today,
+      ],
+      load: async () => (await import('./commands/spreadsheets')).fixCommand,
     },
     refdata: {
       kind: 'group',

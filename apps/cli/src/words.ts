@@ -99,6 +99,69 @@ const WORDS = {
     (p) => `${p.field}: ${p.message}`,
     (p) => `${p.field} : ${p.message}`,
   ),
+  // ---- spreadsheets: template, import, fix (API.md §14)
+  template_written: entry<{ target: string; filename: string; bytes: number }>(
+    (p) => `${p.target}: template written (${p.bytes} bytes; the API names it ${p.filename})`,
+    (p) => `${p.target} : modèle écrit (${p.bytes} octets ; l’API le nomme ${p.filename})`,
+  ),
+  imported_sheet: entry<{
+    subject: string;
+    sheet: string;
+    header: number;
+    rows: number;
+    declarations: number;
+  }>(
+    (p) =>
+      `${p.subject}: sheet ${p.sheet}, header row ${p.header}, ${p.rows} row(s) read, ${p.declarations} declaration(s)`,
+    (p) =>
+      `${p.subject} : feuille ${p.sheet}, ligne d’en-tête ${p.header}, ${p.rows} ligne(s) lue(s), ${p.declarations} déclaration(s)`,
+  ),
+  mapped_header: entry<{ cell: string; header: string; column: string; how: string }>(
+    (p) => `${p.cell} "${p.header}" → ${p.column} (${p.how})`,
+    (p) => `${p.cell} « ${p.header} » → ${p.column} (${p.how})`,
+  ),
+  unmapped_headers: entry<{ headers: string }>(
+    (p) => `headers ignored: ${p.headers}`,
+    (p) => `en-têtes ignorés : ${p.headers}`,
+  ),
+  missing_columns: entry<{ columns: string }>(
+    (p) => `required columns without a header: ${p.columns}`,
+    (p) => `colonnes obligatoires sans en-tête : ${p.columns}`,
+  ),
+  label_issue: fixed('cell   ', 'cellule      '),
+  cell_issue: entry<{ label: string; cell: string; column: string; code: string; message: string }>(
+    (p) => `${p.label} ${p.cell} ${p.column}: ${p.code} — ${p.message}`,
+    (p) => `${p.label} ${p.cell} ${p.column} : ${p.code} — ${p.message}`,
+  ),
+  more_issues: entry<N>(
+    (p) => `… ${p.n} more cell issue(s) not shown`,
+    (p) => `… ${p.n} problème(s) de cellule de plus non affiché(s)`,
+  ),
+  fixed_file: entry<{ target: string; changes: number }>(
+    (p) => `${p.target}: ${p.changes} change(s)`,
+    (p) => `${p.target} : ${p.changes} modification(s)`,
+  ),
+  not_fixed: fixed(
+    'not fixed: the header or the column count is wrong, which fixing cannot mend',
+    'non corrigé : l’en-tête ou le nombre de colonnes est faux, ce qu’une correction ne peut réparer',
+  ),
+  change: entry<{ row: string; column: string; rule: string }>(
+    (p) => `changed line ${p.row}${p.column}: ${p.rule}`,
+    (p) => `modifié ligne ${p.row}${p.column} : ${p.rule}`,
+  ),
+  more_changes: entry<N>(
+    (p) => `… ${p.n} more change(s) not shown`,
+    (p) => `… ${p.n} modification(s) de plus non affichée(s)`,
+  ),
+  mapping_file: entry<{ file: string }>(
+    (p) => `${p.file}: the mapping must be a JSON object { "header": "COLUMN" }`,
+    (p) => `${p.file} : la correspondance doit être un objet JSON { "en-tête": "COLONNE" }`,
+  ),
+  output_needs_generate: fixed(
+    'import writes a CSV only with --generate: -o goes with it',
+    'import n’écrit un CSV qu’avec --generate : -o va avec',
+  ),
+
   /** LINE_LIMIT_EXCEEDED offline: the limit is the caller's --max-rows, not a key's. */
   max_rows_exceeded: entry<{ limit: number }>(
     (p) => `The request holds more than ${p.limit} rows, the limit given by --max-rows.`,
@@ -323,6 +386,18 @@ const WORDS = {
     'Produces the official CSV of a JSON request body, as POST /v1/files/generate with store: false.',
     'Produit le CSV officiel d’un corps de requête JSON, comme POST /v1/files/generate avec store: false.',
   ),
+  sum_template: fixed(
+    'Writes the XLSX template of a kind of file (GET /v1/spec/{version}/template).',
+    'Écrit le modèle XLSX d’un type de fichier (GET /v1/spec/{version}/template).',
+  ),
+  sum_import: fixed(
+    'Reads a spreadsheet (XLSX, CSV, TSV) into a JSON request body, as POST /v1/declarations/import; --generate goes on to the official CSV.',
+    'Lit un tableur (XLSX, CSV, TSV) en un corps de requête JSON, comme POST /v1/declarations/import ; --generate va jusqu’au CSV officiel.',
+  ),
+  sum_fix: fixed(
+    'Applies the normalizations to an official CSV and lists each change, as POST /v1/files/fix.',
+    'Applique les normalisations à un CSV officiel et liste chaque modification, comme POST /v1/files/fix.',
+  ),
   sum_refdata: fixed('Official reference lists.', 'Listes de référence officielles.'),
   sum_refdata_import: fixed(
     'Imports an official export into a reference list (complete unless --partial).',
@@ -386,6 +461,10 @@ const WORDS = {
     'the JSON request body; - reads standard input',
     'le corps de requête JSON ; - lit l’entrée standard',
   ),
+  arg_sheet_file: fixed(
+    'the spreadsheet: .xlsx, or a CSV/TSV export; - reads standard input',
+    'le tableur : .xlsx, ou un export CSV/TSV ; - lit l’entrée standard',
+  ),
   arg_exports: fixed(
     'official export files, merged (e.g. Formacode V14 and V13)',
     'fichiers d’export officiels, réunis (par exemple Formacode V14 et V13)',
@@ -416,6 +495,26 @@ const WORDS = {
   opt_output: fixed(
     'write the CSV there (default: standard output)',
     'écrit le CSV à cet endroit (par défaut : la sortie standard)',
+  ),
+  opt_template_output: fixed(
+    'write the workbook there (default: ppfile_template_<type>_<declarant>_<version>.xlsx in the current directory)',
+    'écrit le classeur à cet endroit (par défaut : ppfile_template_<type>_<declarant>_<version>.xlsx dans le répertoire courant)',
+  ),
+  opt_sheet: fixed(
+    'the sheet to read (default: the first with a recognizable header row)',
+    'la feuille à lire (par défaut : la première qui a une ligne d’en-tête reconnaissable)',
+  ),
+  opt_mapping: fixed(
+    'a JSON file { "header": "OFFICIAL_COLUMN" } overriding header detection (null ignores a header)',
+    'un fichier JSON { "en-tête": "COLONNE_OFFICIELLE" } qui remplace la détection des en-têtes (null ignore un en-tête)',
+  ),
+  opt_generate: fixed(
+    'go on to the official CSV, as generate does (to -o or standard output)',
+    'va jusqu’au CSV officiel, comme generate (vers -o ou la sortie standard)',
+  ),
+  opt_fix_output: fixed(
+    'write the fixed CSV there (default: standard output)',
+    'écrit le CSV corrigé à cet endroit (par défaut : la sortie standard)',
   ),
   opt_list: fixed('which reference list', 'quelle liste de référence'),
   opt_dir: fixed(

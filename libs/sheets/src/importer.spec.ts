@@ -53,8 +53,8 @@ describe('importSheet: a spreadsheet as people keep it (issue 21, "done when")',
         (training.formacodes as string[]).join('/'),
         (training.nsf_codes as string[]).join(';'),
         h.employer_reference,
-        { date: serial(h.validity_start) },
-        { date: serial(h.validity_end) },
+        { date: serial(h.validity_start!) },
+        { date: serial(h.validity_end!) },
         'à relancer',
       ]);
     }

@@ -1,0 +1,250 @@
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { generateResponseBody, newFileId } from '@ppfile/contract';
+import {
+  CURRENT_SPEC_VERSION,
+  DECLARANTS,
+  FILE_TYPES,
+  fixCsv,
+  generateFile,
+  type FixResponse,
+  type Lang,
+  type RulesEnvironment,
+} from '@ppfile/rules';
+import {
+  importSheet,
+  template,
+  templateFileName,
+  type CellIssue,
+  type ImportResult,
+  type SheetIssue,
+} from '@ppfile/sheets';
+import { maxRowsOption, oneOf } from '../args';
+import { EXIT_INVALID, EXIT_OK, printJson, usageError } from '../cli-io';
+import type { Invocation, Values } from '../command-tree';
+import { loadReferences } from '../references';
+import { say } from '../words';
+import { readInput } from './read-body';
+import { issuesText, normalizationsText, subject, todayOption } from './report';
+
+/** The spreadsheet commands of API.md §14: template, import, fix — offline, nothing stored. */
+
+/** A whole input in memory: the import and the fix analyse a file in memory, as the API does. */
+async function readAll(file: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of readInput(file)) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+function writeOut(file: string, content: string | Uint8Array): void {
+  try {
+    writeFileSync(file, content);
+  } catch (e) {
+    throw usageError('cannot_write', {
+      file,
+      reason: (e as NodeJS.ErrnoException).code ?? (e as Error).message,
+    });
+  }
+}
+
+function kindOptions(values: Values) {
+  return {
+    type: oneOf('type', values.type, FILE_TYPES),
+    declarant: oneOf('declarant', values.declarant, DECLARANTS),
+    spec_version: values['spec-version'] as string | undefined,
+  };
+}
+
+function environment(values: Values, env: NodeJS.ProcessEnv, lang: Lang): RulesEnvironment {
+  return {
+    refs: loadReferences(env),
+    today: todayOption(values.today),
+    lang,
+    maxRows: maxRowsOption(values['max-rows']),
+  };
+}
+
+/** `ppfile template --type T --declarant D [-o FILE.xlsx]`: GET /v1/spec/{version}/template. */
+export function templateCommand({ values, output, lang }: Invocation): number {
+  const kind = kindOptions(values);
+  const bytes = template(kind.type, kind.declarant, kind.spec_version, lang);
+  const filename = templateFileName(kind.type, kind.declarant, kind.spec_version ?? CURRENT_SPEC_VERSION);
+  const out = (values.output as string | undefined) ?? filename;
+  writeOut(out, bytes);
+  if (values.json) printJson(output, { file: out, filename, bytes: bytes.length });
+  else output.err(`${say(lang, 'template_written', { target: out, filename, bytes: bytes.length })}\n`);
+  return EXIT_OK;
+}
+
+/**
+ * `ppfile import FILE --type T --declarant D [--sheet S] [--mapping MAP.json] [--generate [-o OUT.csv]]`:
+ * POST /v1/declarations/import. The body goes to standard output, what was found to standard error;
+ * --json prints the HTTP answer instead. Exit 0 when the body is valid and no cell had an issue.
+ */
+export async function importCommand({ values, positionals, output, env, lang }: Invocation): Promise<number> {
+  const file = positionals[0]!;
+  const kind = kindOptions(values);
+  if (values.output !== undefined && !values.generate) throw usageError('output_needs_generate');
+  const mapping = typeof values.mapping === 'string' ? await readMapping(values.mapping) : undefined;
+  const rulesEnv = environment(values, env, lang);
+  const strict = values['no-strict-references'] ? false : undefined;
+  const result = importSheet(
+    await readAll(file),
+    {
+      ...kind,
+      strict_references: strict,
+      sheet: values.sheet as string | undefined,
+      mapping,
+      filename: file === '-' ? 'stdin' : path.basename(file),
+    },
+    rulesEnv,
+  );
+
+  if (values.generate) {
+    if (!values.json) output.err(describeImport(subject(file, lang), result, lang));
+    const body =
+      strict === undefined ? result.body : { ...result.body, options: { strict_references: false } };
+    // An invalid body is refused as generate refuses it (VALIDATION_FAILED, exit 1), after the cells above.
+    const generated = generateFile(body, rulesEnv);
+    const out = values.output as string | undefined;
+    if (out) writeOut(out, generated.content);
+    if (values.json) {
+      printJson(
+        output,
+        generateResponseBody(generated, {
+          file_id: newFileId(),
+          mode: 'live',
+          stored: false,
+          expires_at: null,
+          download_url: null,
+        }),
+      );
+      return EXIT_OK;
+    }
+    if (!out) output.out(generated.content.toString('utf8'));
+    output.err(
+      `${say(lang, 'generated', {
+        target: out ?? say(lang, 'stdout'),
+        rows: generated.rows,
+        declarations: generated.declarations,
+        sha256: generated.sha256,
+        filename: generated.filename,
+      })}\n`,
+    );
+    return EXIT_OK;
+  }
+
+  if (values.json) printJson(output, result);
+  else {
+    printJson(output, result.body);
+    output.err(describeImport(subject(file, lang), result, lang));
+  }
+  return result.validation.valid && result.issue_count === 0 ? EXIT_OK : EXIT_INVALID;
+}
+
+async function readMapping(file: string): Promise<unknown> {
+  const text = (await readAll(file)).toString('utf8');
+  try {
+    const mapping = JSON.parse(text) as unknown;
+    if (typeof mapping === 'object' && mapping !== null && !Array.isArray(mapping)) return mapping;
+  } catch {
+    // worded below
+  }
+  throw usageError('mapping_file', { file });
+}
+
+function cellLines(entries: readonly (SheetIssue | CellIssue)[], label: string, lang: Lang): string {
+  return entries
+    .map(
+      (i) =>
+        `  ${say(lang, 'cell_issue', { label, cell: i.cell, column: i.column ?? '', code: i.code, message: i.message })}\n`,
+    )
+    .join('');
+}
+
+function describeImport(name: string, r: ImportResult, lang: Lang): string {
+  const v = r.validation;
+  let text = `${say(lang, 'imported_sheet', {
+    subject: name,
+    sheet: r.sheet,
+    header: r.header_row,
+    rows: r.rows_read,
+    declarations: r.declarations,
+  })}\n`;
+  // A header that is the official name needs no saying; the others show how they were understood.
+  for (const m of r.mapping) if (m.how !== 'name') text += `  ${say(lang, 'mapped_header', m)}\n`;
+  if (r.unmapped_headers.length) {
+    text += `  ${say(lang, 'unmapped_headers', { headers: r.unmapped_headers.join(', ') })}\n`;
+  }
+  if (r.missing_columns.length) {
+    text += `  ${say(lang, 'missing_columns', { columns: r.missing_columns.join(', ') })}\n`;
+  }
+  text += cellLines(r.issues, say(lang, 'label_issue'), lang);
+  if (r.issue_count > r.issues.length)
+    text += `  ${say(lang, 'more_issues', { n: r.issue_count - r.issues.length })}\n`;
+  const verdict = say(lang, v.valid ? 'valid' : 'invalid');
+  text += `${say(lang, 'verdict', { subject: name, verdict })}\n  ${say(lang, 'body_counts', {
+    total: v.rows_total,
+    valid: v.rows_valid,
+    invalid: v.rows_invalid,
+    errors: v.error_count,
+    warnings: v.warning_count,
+    normalizations: v.normalization_count,
+    spec: v.spec_version,
+  })}\n`;
+  text += cellLines(v.errors, say(lang, 'label_error'), lang);
+  if (v.error_count > v.errors.length)
+    text += `  ${say(lang, 'more_errors', { n: v.error_count - v.errors.length })}\n`;
+  text += cellLines(v.warnings, say(lang, 'label_warning'), lang);
+  if (v.warning_count > v.warnings.length) {
+    text += `  ${say(lang, 'more_warnings', { n: v.warning_count - v.warnings.length })}\n`;
+  }
+  return text + normalizationsText(v, lang);
+}
+
+/**
+ * `ppfile fix FILE.csv --type T --declarant D [-o OUT.csv]`: POST /v1/files/fix. The fixed file goes
+ * to -o or standard output, the changes and the validation of the fixed file to standard error;
+ * --json prints the HTTP answer. Exit 0 when the fixed file is valid.
+ */
+export async function fixCommand({ values, positionals, output, env, lang }: Invocation): Promise<number> {
+  const file = positionals[0]!;
+  const kind = kindOptions(values);
+  const rulesEnv = environment(values, env, lang);
+  const result = fixCsv(
+    await readAll(file),
+    { ...kind, strict_references: values['no-strict-references'] ? false : undefined },
+    rulesEnv,
+  );
+  const out = values.output as string | undefined;
+  if (out && result.content !== undefined) writeOut(out, result.content);
+  if (values.json) printJson(output, result);
+  else {
+    if (!out && result.content !== undefined) output.out(result.content);
+    output.err(describeFix(out ?? say(lang, 'stdout'), subject(file, lang), result, lang));
+  }
+  return result.content !== undefined && result.validation.valid ? EXIT_OK : EXIT_INVALID;
+}
+
+function describeFix(target: string, name: string, r: FixResponse, lang: Lang): string {
+  const v = r.validation;
+  let text =
+    r.content === undefined
+      ? `${say(lang, 'verdict', { subject: name, verdict: say(lang, 'not_fixed') })}\n`
+      : `${say(lang, 'fixed_file', { target, changes: r.change_count })}\n`;
+  for (const c of r.changes) {
+    text += `  ${say(lang, 'change', { row: c.row === null ? '-' : String(c.row), column: c.column ? ` ${c.column}` : '', rule: c.rule })}\n`;
+  }
+  if (r.change_count > r.changes.length)
+    text += `  ${say(lang, 'more_changes', { n: r.change_count - r.changes.length })}\n`;
+  const verdict = say(lang, v.file_rejected ? 'rejected' : v.valid ? 'valid' : 'invalid');
+  text += `${say(lang, 'verdict', { subject: target, verdict })}\n  ${say(lang, 'file_counts', {
+    total: v.rows_total,
+    valid: v.rows_valid,
+    invalid: v.rows_invalid,
+    errors: v.error_count,
+    warnings: v.warning_count,
+    spec: v.spec_version,
+  })}\n`;
+  return text + issuesText(v, lang);
+}

@@ -1,0 +1,244 @@
+/**
+ * The spreadsheet commands as a user runs them (API.md §14, §11): `node bin/ppfile.js template|import|fix`
+ * from the repository root after `npm run build:cli`, checking standard output, standard error, the
+ * files written and the exit status; `--json` prints exactly the HTTP answer, compared here with the
+ * library's own result for the same input.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { loadReferenceLists, shippedReferenceDir } from '@ppfile/refdata';
+import { fixCsv, generateFile, validateCsv } from '@ppfile/rules';
+import { importSheet } from '@ppfile/sheets';
+
+const ROOT = path.resolve(__dirname, '..');
+const BIN = path.join(ROOT, 'bin', 'ppfile.js');
+const BUILT = path.join(ROOT, 'dist', 'cli', 'apps', 'cli', 'src', 'main.js');
+const SOURCES = ['apps/cli/src', 'libs/rules/src', 'libs/sheets/src'].map((d) => path.join(ROOT, d));
+const LIBREOFFICE = path.join(ROOT, 'libs', 'sheets', 'test', 'fixtures', 'libreoffice-1900.xlsx');
+const TODAY = '2026-11-22';
+const refs = loadReferenceLists(shippedReferenceDir('2026-02'), '2026-02');
+const env = { refs, today: 20261122 };
+
+let tmp = '';
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+beforeAll(() => {
+  const newest = Math.max(...SOURCES.map(newestMtime));
+  if (!existsSync(BUILT) || statSync(BUILT).mtimeMs < newest) {
+    const build = spawnSync('npm', ['run', 'build:cli'], { cwd: ROOT, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`npm run build:cli failed:\n${build.stdout}\n${build.stderr}`);
+  }
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'ppfile-sheets-cli-'));
+}, 180_000);
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+function ppfile(args: string[], cwd = ROOT) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const KIND = ['--type', 'adf', '--declarant', 'employer'];
+
+describe('ppfile template', () => {
+  it('writes the template under its API name in the current directory, or to -o', () => {
+    const r = ppfile(['template', ...KIND], tmp);
+    expect(r.status).toBe(0);
+    const file = path.join(tmp, 'ppfile_template_adf_employer_2026-02.xlsx');
+    expect(readFileSync(file).subarray(0, 2).toString()).toBe('PK');
+    expect(r.stderr).toContain('ppfile_template_adf_employer_2026-02.xlsx');
+
+    const out = path.join(tmp, 'modele.xlsx');
+    const fr = ppfile([
+      'template',
+      '--type',
+      'jdr',
+      '--declarant',
+      'training_organization',
+      '-o',
+      out,
+      '--lang',
+      'fr',
+    ]);
+    expect(fr.status).toBe(0);
+    expect(fr.stderr).toContain('modèle écrit');
+    // The template, imported as it is, has its header and no row.
+    const imported = ppfile([
+      'import',
+      out,
+      '--type',
+      'jdr',
+      '--declarant',
+      'training_organization',
+      '--json',
+    ]);
+    expect(imported.status).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ sheet: 'Declarations', header_row: 1, rows_read: 0 });
+  });
+
+  it('refuses an unknown kind (exit 2)', () => {
+    const r = ppfile(['template', '--type', 'xyz', '--declarant', 'employer']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--type');
+  });
+});
+
+describe('ppfile import', () => {
+  it('prints the body on standard output and the cells found on standard error (a LibreOffice workbook)', () => {
+    const r = ppfile(['import', LIBREOFFICE, ...KIND, '--today', TODAY]);
+    expect(r.status).toBe(0);
+    const expected = importSheet(
+      readFileSync(LIBREOFFICE),
+      { type: 'adf', declarant: 'employer', filename: 'libreoffice-1900.xlsx' },
+      env,
+    );
+    expect(JSON.parse(r.stdout)).toEqual(expected.body);
+    expect(r.stderr).toContain('sheet Stagiaires, header row 1, 4 row(s) read, 2 declaration(s)');
+    expect(r.stderr).toContain('B1 "N° de sécurité sociale" → NIR (synonym)');
+    expect(r.stderr).toContain('headers ignored: Commentaire');
+    // The NIRs and names of the sheet appear in the body only, never in what is said about it.
+    expect(r.stderr).not.toMatch(/2550814168025|DUPONT/);
+  });
+
+  it('--json prints exactly the answer of POST /v1/declarations/import', () => {
+    const r = ppfile(['import', LIBREOFFICE, ...KIND, '--today', TODAY, '--json']);
+    expect(r.status).toBe(0);
+    const expected = importSheet(
+      readFileSync(LIBREOFFICE),
+      { type: 'adf', declarant: 'employer', filename: 'libreoffice-1900.xlsx' },
+      env,
+    );
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(expected)));
+  });
+
+  it('--generate -o writes the official CSV, the bytes generate gives for the body', () => {
+    const out = path.join(tmp, 'stagiaires.csv');
+    const r = ppfile(['import', LIBREOFFICE, ...KIND, '--today', TODAY, '--generate', '-o', out]);
+    expect(r.status).toBe(0);
+    const body = importSheet(
+      readFileSync(LIBREOFFICE),
+      { type: 'adf', declarant: 'employer', filename: 'x.xlsx' },
+      env,
+    ).body;
+    expect(readFileSync(out).equals(generateFile(body, env).content)).toBe(true);
+    expect(validateCsv(readFileSync(out), { type: 'adf', declarant: 'employer' }, env).valid).toBe(true);
+    expect(r.stderr).toContain('4 row(s), 2 declaration(s)');
+  });
+
+  it('names each problem by its cell and exits 1 (--sheet); --generate refuses the invalid body (exit 1)', () => {
+    const r = ppfile(['import', LIBREOFFICE, ...KIND, '--today', TODAY, '--sheet', 'Problèmes']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/Problèmes!H2 NOM_TITULAIRE: UNREADABLE_CELL/);
+    expect(r.stderr).toMatch(/Problèmes!G3 NIR: INVALID_NIR/);
+    const gen = ppfile([
+      'import',
+      LIBREOFFICE,
+      ...KIND,
+      '--today',
+      TODAY,
+      '--sheet',
+      'Problèmes',
+      '--generate',
+      '--json',
+    ]);
+    expect(gen.status).toBe(1);
+    expect(JSON.parse(gen.stdout).error.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('reads a CSV in Windows-1252 with `;` and takes a mapping file', () => {
+    const csv = [
+      'Session;Référence;Identifiant;Intitulé;Date de début;Date de fin;NIR;Salarié;Début de validité',
+      'S1;Session 1;S1-E1;SST;14/09/2026;15/09/2026;2550814168025;BÉRANGER;15/09/2026',
+    ].join('\r\n');
+    const file = path.join(tmp, 'export.csv');
+    writeFileSync(file, Buffer.from([...csv].map((c) => c.charCodeAt(0))));
+    const map = path.join(tmp, 'map.json');
+    writeFileSync(map, JSON.stringify({ Salarié: 'NOM_TITULAIRE', Identifiant: 'ID_UNIQUE_PARTENAIRE' }));
+    const r = ppfile(['import', file, ...KIND, '--today', TODAY, '--mapping', map, '--json']);
+    expect(r.status).toBe(0);
+    const answer = JSON.parse(r.stdout);
+    expect(answer.body.declarations[0].holders[0].birth_name).toBe('BÉRANGER');
+    expect(answer.mapping.filter((m: { how: string }) => m.how === 'given')).toHaveLength(2);
+    expect(answer.validation.valid).toBe(true);
+  });
+
+  it('refuses a hostile workbook (UNREADABLE_FILE, exit 2) and a bad mapping file (exit 2)', () => {
+    const macro = path.join(tmp, 'paie.xlsx');
+    writeFileSync(macro, Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]));
+    const r = ppfile(['import', macro, ...KIND, '--json']);
+    expect(r.status).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: 'UNREADABLE_FILE',
+      details: { reason: 'legacy_xls' },
+    });
+    const fr = ppfile(['import', macro, ...KIND, '--lang', 'fr']);
+    expect(fr.stderr).toContain("UNREADABLE_FILE : Le fichier n'est pas un tableur XLSX ou CSV lisible");
+    const bad = path.join(tmp, 'bad.json');
+    writeFileSync(bad, '["NIR"]');
+    expect(ppfile(['import', LIBREOFFICE, ...KIND, '--mapping', bad]).status).toBe(2);
+    expect(ppfile(['import', LIBREOFFICE, ...KIND, '-o', path.join(tmp, 'x.csv')]).status).toBe(2);
+  });
+});
+
+describe('ppfile fix', () => {
+  const header =
+    'ID_DECLARATION|REFERENCE_DECLARATION|ID_UNIQUE_PARTENAIRE|NOM_FORMATION|DATE_DEBUT_FORMATION|DATE_FIN_FORMATION|MODALITE_DISPENSE|COMPETENCE_TRANSFERABLE|QUALIFICATION_FORMATEUR|FORMATION_CERTIFIANTE|CERTIFICATION_VISEE|DOMAINE_FORMATION|SPECIALITE_FORMATION|NIR|NOM_TITULAIRE|PRESENCE_EMPLOYEUR|SIRET_EMPLOYEUR|REFERENCE_EMPLOYEUR|DATE_DEBUT_VALIDITE|DATE_FIN_VALIDITE';
+  const row =
+    'S1|Session 1|S1-E1|SST|2026-09-14|15/09/2026|presentiel||||||344R|255 08 14 168 025|DUPONT ||||15/09/2026|';
+
+  it('writes the fixed file to -o, lists every change on standard error, exits 0 when it is valid', () => {
+    const file = path.join(tmp, 'depot.csv');
+    writeFileSync(file, `${header}\n${row}\n`);
+    const out = path.join(tmp, 'depot-corrige.csv');
+    const r = ppfile(['fix', file, ...KIND, '--today', TODAY, '-o', out]);
+    expect(r.stderr).toContain('changed line 2 DATE_DEBUT_FORMATION: DATE_REFORMATTED');
+    expect(r.stderr).toContain('changed line - : CRLF_LINE_ENDINGS'.replace(' :', ':'));
+    expect(r.status).toBe(0);
+    const fixed = readFileSync(out, 'utf8');
+    expect(fixed).toBe(
+      `${header}\r\nS1|Session 1|S1-E1|SST|14/09/2026|15/09/2026|PRESENTIEL||||||344r|2550814168025|DUPONT||||15/09/2026|\r\n`,
+    );
+    expect(r.stderr).not.toContain('2550814168025');
+  });
+
+  it('--json prints exactly the answer of POST /v1/files/fix; an unmendable file has no content (exit 1)', () => {
+    const file = path.join(tmp, 'depot2.csv');
+    writeFileSync(file, `${header}\r\n${row}\r\n`);
+    const r = ppfile(['fix', file, ...KIND, '--today', TODAY, '--json']);
+    expect(r.status).toBe(0);
+    const expected = fixCsv(readFileSync(file), { type: 'adf', declarant: 'employer' }, env);
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect(expected.change_count).toBe(5);
+
+    const broken = path.join(tmp, 'broken.csv');
+    writeFileSync(broken, `${header.replace('NIR', 'N_I_R')}\r\n${row}\r\n`);
+    const b = ppfile(['fix', broken, ...KIND, '--json']);
+    expect(b.status).toBe(1);
+    const answer = JSON.parse(b.stdout);
+    expect(answer.content).toBeUndefined();
+    expect(answer.validation.errors[0].code).toBe('INVALID_HEADER');
+  });
+});
+
+describe('ppfile --help', () => {
+  it('lists the three spreadsheet commands', () => {
+    const r = ppfile(['--help']);
+    expect(r.status).toBe(0);
+    for (const c of ['template', 'import', 'fix']) expect(r.stdout).toMatch(new RegExp(`\\b${c}\\b`));
+    const help = ppfile(['import', '--help', '--lang', 'fr']);
+    expect(help.stdout).toContain('--mapping MAP.json');
+    expect(help.stdout).toContain('POST /v1/declarations/import');
+  });
+});
