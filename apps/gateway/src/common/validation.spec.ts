@@ -62,6 +62,13 @@ describe('ApiValidationPipe: the API error body of a DTO that fails', () => {
     ]);
   });
 
+  it('a text field named file is not the file', async () => {
+    const error = await form({ file: 'not a file', type: 'adf', declarant: 'employer' });
+    expect(error.body('en', 'r').error.details.fields).toEqual([
+      { field: 'file', message: 'is not a known field' },
+    ]);
+  });
+
   it('takes a complete form, unchanged', async () => {
     const ok = await pipe.transform(
       { file: FILE, type: 'jdr', declarant: 'employer', strict_references: 'false', spec_version: '2026-02' },

@@ -57,7 +57,8 @@ export function words(problem: RequestFieldProblem, suffix: string | Words = '')
   };
 }
 
-const said = (w: Words): ValidationOptions => ({ context: { words: w } satisfies FieldContext });
+/** A constraint's options that word its problem (see `words`). */
+export const said = (w: Words): ValidationOptions => ({ context: { words: w } satisfies FieldContext });
 
 function all(...decorators: PropertyDecorator[]): PropertyDecorator {
   return (target, key) => {

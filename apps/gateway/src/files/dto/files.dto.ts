@@ -1,7 +1,8 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { ApiError, FILE_ID } from '@ppfile/contract';
 import { DECLARANTS, FILE_TYPES, type Declarant, type FileType } from '@ppfile/rules';
-import { Names, OneOf, OptionalText, Required } from '../../common/validation';
+import { IsObject } from 'class-validator';
+import { Names, OneOf, OptionalText, Required, said, words } from '../../common/validation';
 import type { GatewayRequest } from '../../common/request-context';
 
 /** GET /v1/files/{id}[/download]: an id that cannot be a file's names none (404, as an unknown one). */
@@ -22,7 +23,9 @@ export interface UploadedPart {
  * looked up by libs/rules (400 UNSUPPORTED_SPEC_VERSION, not INVALID_REQUEST).
  */
 export class UploadForm {
+  /** A text field named `file` is not the file: not a known field, as before. */
   @Required()
+  @IsObject(said(words('unknown')))
   file?: UploadedPart;
 
   @Required()
@@ -45,10 +48,8 @@ export class UploadForm {
 export const UploadFormFields = createParamDecorator((_: unknown, ctx: ExecutionContext) => {
   const req = ctx.switchToHttp().getRequest<GatewayRequest & { file?: Express.Multer.File }>();
   const fields = (req.body ?? {}) as Record<string, unknown>;
-  return {
-    ...fields,
-    file: req.file
-      ? ({ name: req.file.originalname, bytes: req.file.size } satisfies UploadedPart)
-      : undefined,
-  };
+  const part = req.file
+    ? ({ name: req.file.originalname, bytes: req.file.size } satisfies UploadedPart)
+    : undefined;
+  return { ...fields, file: 'file' in fields ? fields.file : part };
 });
