@@ -9,7 +9,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { startGateway, type Gateway } from '../support/gateway';
-import { startWorker, workerConfigFor } from '../support/worker';
+import { buildIfStale, GATEWAY_MAIN, startWorker, workerConfigFor } from '../support/worker';
 import {
   docFiles,
   fencedBlocks,
@@ -39,6 +39,8 @@ for (const doc of docFiles()) {
 
     beforeAll(async () => {
       cwd = sandbox();
+      // An example that runs the built gateway (operating.md) needs it built, as other e2e tests do.
+      if (text.includes('dist/apps/gateway/')) buildIfStale('gateway', GATEWAY_MAIN);
       const env: Record<string, string> = {};
       if (needsStack(blocks)) {
         gw = await startGateway({ publicBaseUrl: 'http://localhost:3000' });

@@ -3,7 +3,7 @@ import { copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { compareHttp, compareLines } from './compare';
+import { compareHttp, compareLines, mask } from './compare';
 import { commands, fencedBlocks, type Block } from './markdown';
 import { Shell } from './shell';
 
@@ -35,7 +35,8 @@ export function kindOf(block: Block): Kind | { unmarked: string } {
     return attrs['not-run']!.trim() ? 'not-run' : { unmarked: 'not-run needs a reason: not-run="why"' };
   }
   if (attrs.run === 'offline' || attrs.run === 'stack') {
-    if (block.lang !== 'console') return { unmarked: `run=${attrs.run} is for console blocks` };
+    if (!['console', 'bash', 'sh'].includes(block.lang))
+      return { unmarked: `run=${attrs.run} is for console, bash or sh blocks` };
     return attrs.run;
   }
   if (attrs.file) return 'file';
@@ -111,6 +112,13 @@ export async function runBlock(doc: string, block: Block, shell: Shell, cwd: str
     return problems;
   }
   if (kind !== 'offline' && kind !== 'stack') return problems;
+  if (block.lang !== 'console') {
+    // A script without the output shown: it must run to the end and exit 0.
+    const { output, status } = await shell.run(`(\nset -e\n${block.lines.join('\n')}\n)`);
+    if (status !== 0)
+      problems.push(`${doc}:${block.line}: the script exited with status ${status}:\n${mask(output)}`);
+    return problems;
+  }
   for (const c of commands(block)) {
     const { output } = await shell.run(c.text);
     const http = c.expected[0]?.text.startsWith('HTTP/');

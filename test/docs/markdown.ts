@@ -4,6 +4,7 @@
  *
  *   ```console run=offline      `$ ` lines are commands, the lines after each its expected output
  *   ```console run=stack        the same, against a started gateway + worker ($BASE, $KEY, …)
+ *   ```bash run=offline         a script whose output is not shown: it must exit 0
  *   ```json file=NAME           this is the file NAME of the examples' directory (docs/examples/)
  *   ```text file=NAME excerpt   these lines appear, in this order, in NAME (made by an earlier example)
  *   ```ts file=NAME             a program shipped as docs/examples/NAME (compiled and run by a test)
