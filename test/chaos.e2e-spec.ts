@@ -258,16 +258,25 @@ it('workers SIGKILLed twice in the middle of the same job: the file ends availab
   const org = await organization('business');
   const b = body(20_000, 2);
   const fileId = await generateAsync(org.key, b);
+  // Taken by a worker alive now: active, and moved there after the last kill (a killed worker's job
+  // still reads `active` until its lock expires). Watched while the workers start, since a restarted
+  // worker may take the job and finish it before the others are up.
+  const takenSince = async (since: number) => {
+    const job = await app.get(JobQueue).queues.generate.getJob(fileId);
+    return !!job && (await job.getState()) === 'active' && (job.processedOn ?? 0) > since;
+  };
+  let since = 0;
+  let starting: Promise<void> = Promise.resolve();
   for (let round = 0; round < 2; round++) {
-    await until(
-      'job active',
-      async () => (await app.get(JobQueue).generateJobState(fileId)) === 'active',
-      30_000,
-    );
+    // The first worker up takes the job while the next one is still starting: killed at once.
+    if (round > 0) starting = startWorkers();
+    await until('job taken by a live worker', () => takenSince(since), 60_000);
+    since = Date.now();
     await killWorkers();
     expect((await stores.files.getFileRecord(fileId))!.status).toBe('processing');
-    await startWorkers();
   }
+  await starting;
+  await startWorkers();
   await allAvailable([fileId]);
   await expectSettled(org.id, 20_000);
 }, 120_000);
