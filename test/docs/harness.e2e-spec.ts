@@ -2,10 +2,20 @@
  * The docs harness itself (test/docs): it fails on a doc that drifts, naming the file and line — shown
  * here on drifts the docs had before issue 27 — and the French guides' examples are the English ones.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { compareHttp, compareLines } from './compare';
-import { fencedBlocks, kindOf, openShell, removeSandbox, ROOT, runBlock, sandbox } from './harness';
+import {
+  docFiles,
+  EXAMPLES,
+  fencedBlocks,
+  kindOf,
+  openShell,
+  removeSandbox,
+  ROOT,
+  runBlock,
+  sandbox,
+} from './harness';
 import type { Shell } from './shell';
 
 jest.setTimeout(60_000);
@@ -122,6 +132,17 @@ describe('the docs harness', () => {
     expect(kindOf(plain!)).toEqual({ unmarked: expect.stringContaining('mark the block') });
     expect(kindOf(noReason!)).toEqual({ unmarked: 'not-run needs a reason: not-run="why"' });
     expect(kindOf(marked!)).toBe('not-run');
+  });
+});
+
+describe('docs/examples', () => {
+  it('ships only files a doc names', () => {
+    const text = docFiles({ all: true })
+      .map((f) => readFileSync(path.join(ROOT, f), 'utf8'))
+      .join('\n');
+    const unused = readdirSync(EXAMPLES).filter((f) => !text.includes(f));
+    expect(readdirSync(EXAMPLES).length).toBeGreaterThan(5);
+    expect(unused).toEqual([]);
   });
 });
 

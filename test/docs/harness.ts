@@ -11,7 +11,7 @@ export const ROOT = path.resolve(__dirname, '../..');
 export const EXAMPLES = path.join(ROOT, 'docs', 'examples');
 
 /** The docs whose examples are tests: README.md, docs/*.md, docs/fr/*.md. */
-export function docFiles(): string[] {
+export function docFiles(options: { all?: boolean } = {}): string[] {
   const md = (dir: string) =>
     existsSync(path.join(ROOT, dir))
       ? readdirSync(path.join(ROOT, dir))
@@ -21,7 +21,7 @@ export function docFiles(): string[] {
       : [];
   const all = ['README.md', ...md('docs'), ...md('docs/fr')];
   // PPFILE_DOCS=docs/cli.md,README.md runs only those (while writing a doc).
-  const only = process.env.PPFILE_DOCS?.split(',').filter(Boolean);
+  const only = options.all ? undefined : process.env.PPFILE_DOCS?.split(',').filter(Boolean);
   return only ? all.filter((f) => only.includes(f)) : all;
 }
 
