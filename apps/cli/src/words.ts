@@ -1,4 +1,4 @@
-import type { Lang } from '@ppfile/rules';
+import type { Lang, Localized } from '@ppfile/rules';
 
 /**
  * The command line's own words, English and French: verdicts, counts, labels, usage errors, help.
@@ -7,10 +7,8 @@ import type { Lang } from '@ppfile/rules';
  * Type-only imports: `--version` and `--help` load this file and nothing heavy.
  */
 
-interface Entry<P> {
-  en: (p: P) => string;
-  fr: (p: P) => string;
-}
+/** An entry: libs/rules' `Localized`, the one shape of ppfile's catalogues, of a template. */
+type Entry<P> = Localized<(p: P) => string>;
 
 const entry = <P>(en: (p: P) => string, fr: (p: P) => string): Entry<P> => ({ en, fr });
 const fixed = (en: string, fr: string): Entry<void> => ({ en: () => en, fr: () => fr });
@@ -548,6 +546,7 @@ export type WordKey = keyof typeof WORDS;
 export type ParamsOf<K extends WordKey> = Parameters<(typeof WORDS)[K]['en']>;
 
 export function say<K extends WordKey>(lang: Lang, key: K, ...params: ParamsOf<K>): string {
+  // libs/rules' `localize`, spelt out: `--version` and `--help` load no library at all.
   const template = WORDS[key][lang] as (...p: ParamsOf<K>) => string;
   return template(...params);
 }

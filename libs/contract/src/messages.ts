@@ -2,6 +2,7 @@ import {
   FIELD_PROBLEMS,
   FORMAT_ERROR_CODES,
   formatErrorMessage,
+  localize,
   type FormatErrorCode,
   type Lang,
   type MessageCatalogue,
@@ -113,7 +114,7 @@ function isFormatErrorCode(code: RequestErrorCode): code is FormatErrorCode {
 export function requestErrorMessage(code: RequestErrorCode, lang: Lang, params: MessageParams): string {
   return isFormatErrorCode(code)
     ? formatErrorMessage(code, lang, params)
-    : HTTP_ERROR_MESSAGES[code][lang](params);
+    : localize(HTTP_ERROR_MESSAGES[code], lang)(params);
 }
 
 /**

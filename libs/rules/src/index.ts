@@ -22,3 +22,4 @@ export * from './values/nir';
 export * from './values/siret';
 export * from './csv-fixer';
 export * from './text-decoding';
+export * from './catalogue';

@@ -1,3 +1,4 @@
+import { localize, type Localized } from './catalogue';
 import type { FormatErrorCode, IssueCode } from './codes';
 import { codePointName, type CharacterProblem } from './values/text';
 
@@ -68,10 +69,10 @@ function reason(p: MessageParams, lang: Lang, prefix: string, suffix = ''): stri
 /** One message of a catalogue: its parameters in, its text out. */
 export type MessageTemplate = (p: MessageParams) => string;
 /**
- * The shape of every catalogue of codes, this library's and the HTTP contract's (libs/contract):
- * one template per code and language.
+ * A catalogue of codes, this library's and the HTTP contract's (libs/contract): one template per
+ * code, in every language (`Localized`, the one shape of ppfile's catalogues).
  */
-export type MessageCatalogue<K extends string> = Record<K, { en: MessageTemplate; fr: MessageTemplate }>;
+export type MessageCatalogue<K extends string> = Record<K, Localized<MessageTemplate>>;
 
 const LIST_NAMES_FR: Record<string, string> = {
   rome: 'ROME',
@@ -346,12 +347,12 @@ const FORMAT_ERROR_MESSAGES: MessageCatalogue<FormatErrorCode> = {
 };
 
 export function issueMessage(code: IssueCode, lang: Lang, params: MessageParams): string {
-  return ISSUE_MESSAGES[code][lang](params);
+  return localize(ISSUE_MESSAGES[code], lang)(params);
 }
 
 /** The message of a request the format refuses (libs/contract `requestErrorMessage` words them all). */
 export function formatErrorMessage(code: FormatErrorCode, lang: Lang, params: MessageParams): string {
-  return FORMAT_ERROR_MESSAGES[code][lang](params);
+  return localize(FORMAT_ERROR_MESSAGES[code], lang)(params);
 }
 
 /** Picks the message language from an Accept-Language header or a --lang flag; English by default. */
