@@ -254,7 +254,11 @@ export function resolveKind(
  * Creates the streaming validator for POST /v1/files/validate after checking the form fields.
  * Throws RequestError (INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION).
  */
-export function createCsvValidator(req: CsvValidationRequest, env: RulesEnvironment): CsvFileValidator {
+export function createCsvValidator(
+  req: CsvValidationRequest,
+  env: RulesEnvironment,
+  rewriteRow?: CsvValidationOptions['rewriteRow'],
+): CsvFileValidator {
   const lang = env.lang ?? 'en';
   const { spec, type, declarant } = resolveKind(req, lang);
   const opts: CsvValidationOptions = {
@@ -267,6 +271,7 @@ export function createCsvValidator(req: CsvValidationRequest, env: RulesEnvironm
     lang,
     filename: req.filename,
     maxRows: env.maxRows,
+    rewriteRow,
   };
   return new CsvFileValidator(opts);
 }

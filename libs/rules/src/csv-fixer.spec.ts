@@ -109,6 +109,8 @@ describe('fixCsv (API.md §14 Fix)', () => {
     expect(fixed.changes).toContainEqual({ row: 3, column, rule });
     expect(fixed.changes.every((c) => c.row === 3 && c.column === column)).toBe(true);
     expect(fixed.validation.valid).toBe(true);
+    // The validation is the fixed file's, as POST /v1/files/validate would answer it.
+    expect(fixed.validation).toEqual(validateCsv(Buffer.from(fixed.content!), req, env));
   });
 
   it('fixes an RS code and each code of a multi-valued cell', () => {
@@ -140,6 +142,7 @@ describe('fixCsv (API.md §14 Fix)', () => {
       { row: null, column: null, rule: 'CRLF_LINE_ENDINGS' },
     ]);
     expect(fixed.content).toBe(file(row({ NOM_TITULAIRE: 'BÉRANGER' })).toString('utf8'));
+    expect(fixed.validation).toEqual(validateCsv(Buffer.from(fixed.content!), req, env));
     expect(fixed.validation.valid).toBe(true);
 
     const bom = fixCsv(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), file(row())]), req, env);
@@ -158,6 +161,7 @@ describe('fixCsv (API.md §14 Fix)', () => {
     const fixed = changesOf([row(wrong)]);
     expect(fixed.change_count).toBe(0);
     expect(fixed.content).toBe(file(row(wrong)).toString('utf8'));
+    expect(fixed.validation).toEqual(validateCsv(Buffer.from(fixed.content!), req, env));
     const codes = fixed.validation.errors.map((e) => e.code).sort();
     expect(codes).toEqual(['INVALID_DATE', 'INVALID_FORMACODE', 'INVALID_NIR', 'INVALID_SIRET_KEY']);
   });

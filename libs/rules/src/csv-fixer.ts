@@ -1,7 +1,6 @@
-import { resolveKind, validateCsv, type RulesEnvironment } from './api';
+import { createCsvValidator, resolveKind, type RulesEnvironment } from './api';
 import type { FileValidationResponse } from './csv-validator';
 import { ValueNormalizer, type NormalizationRule, type NormalizationSink } from './json-rows';
-import { checkRowLimit } from './request';
 import type { ColumnSpec } from './spec/types';
 import { decodeText } from './text-decoding';
 
@@ -34,28 +33,39 @@ export interface FixRequest {
   strict_references?: boolean;
 }
 
-/** The changes list stops where the other lists do; change_count stays exact. */
+/** The changes list stops where the other lists do (the file's own changes first); change_count stays exact. */
 class ChangeLog implements NormalizationSink {
-  readonly entries: FileChange[] = [];
+  private readonly fileChanges: FileChange[] = [];
+  private readonly cellChanges: FileChange[] = [];
   count = 0;
   row = 0;
   constructor(private readonly cap: number) {}
 
   add(_field: unknown, column: string, rule: NormalizationRule): void {
-    this.push({ row: this.row, column, rule });
+    this.count++;
+    if (this.cellChanges.length < this.cap) this.cellChanges.push({ row: this.row, column, rule });
   }
 
   file(rule: FileFixRule): void {
-    this.push({ row: null, column: null, rule });
+    this.count++;
+    this.fileChanges.push({ row: null, column: null, rule });
   }
 
-  private push(change: FileChange): void {
-    this.count++;
-    if (this.entries.length < this.cap) this.entries.push(change);
+  get entries(): FileChange[] {
+    return [...this.fileChanges, ...this.cellChanges].slice(0, this.cap);
   }
 }
 
 const NO_FIELD = (): string => '';
+const FR_DATE_SHAPE = /^\d\d\/\d\d\/\d{4}$/;
+
+/** Cells of codes that no normalization would change: digits (and NSF's lower-case letter), RS upper-case. */
+const CLEAN_CODES: Readonly<Record<string, RegExp>> = {
+  rome: /^\d+(?:\/\d+)*$/,
+  formacode: /^\d+(?:\/\d+)*$/,
+  nsf: /^\d+[a-z]?(?:\/\d+[a-z]?)*$/,
+  rs: /^RS\d+$/,
+};
 
 /**
  * POST /v1/files/fix: an official CSV with only the normalizations of SERVICE.md §2.6 / API.md §5
@@ -72,51 +82,53 @@ export function fixCsv(bytes: Uint8Array, req: FixRequest, env: RulesEnvironment
   const { spec, type } = resolveKind(req, lang);
   const columns = spec.tables[type].columns;
   const log = new ChangeLog(spec.limits.maxErrorsListed);
-  const validationRequest = {
-    type: req.type,
-    declarant: req.declarant,
-    spec_version: spec.version,
-    strict_references: req.strict_references,
-  };
-
   const decoded = decodeText(bytes);
   if (decoded.encoding === 'utf-8-bom') log.file('BOM_REMOVED');
   if (decoded.encoding === 'windows-1252') log.file('REENCODED_AS_UTF8');
-  const lines = decoded.text.split('\n');
-  // A final line break ends the last line; it does not open an empty one (API.md §4).
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  let lfOnly = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.endsWith('\r')) lines[i] = line.slice(0, -1);
-    else if (i < lines.length - 1 || decoded.text.endsWith('\n')) lfOnly = true;
-  }
-  if (lfOnly) log.file('CRLF_LINE_ENDINGS');
 
-  const mended = (): string => lines.map((l) => `${l}\r\n`).join('');
-  const header = columns.map((c) => c.name).join('|');
-  const broken = lines[0] !== header || lines.slice(1).some((l) => l.split('|').length !== columns.length);
-  if (broken) {
-    // Validated as re-encoded, so that the refusal names the header or the rows, not the encoding.
-    const validation = validateCsv(Buffer.from(mended(), 'utf8'), validationRequest, env);
-    return { changes: [], change_count: 0, validation };
-  }
-  if (env.maxRows !== undefined) checkRowLimit(lines.length - 1, env.maxRows, lang);
-
+  // One pass: each row is fixed, then checked as the fixed file's row (the validator's own reading).
   const values = new ValueNormalizer(log);
-  for (let i = 1; i < lines.length; i++) {
-    log.row = i + 1;
-    const cells = lines[i]!.split('|');
-    for (let c = 0; c < columns.length; c++) cells[c] = fixCell(values, columns[c]!, cells[c]!);
-    lines[i] = cells.join('|');
-  }
-  const content = mended();
-  const validation = validateCsv(Buffer.from(content, 'utf8'), validationRequest, env);
-  return { content, changes: log.entries, change_count: log.count, validation };
+  const validator = createCsvValidator(
+    {
+      type: req.type,
+      declarant: req.declarant,
+      spec_version: spec.version,
+      strict_references: req.strict_references,
+    },
+    env,
+    (line, cells) => {
+      log.row = line;
+      let changed = false;
+      for (let c = 0; c < columns.length; c++) {
+        const cell = cells[c]!;
+        const fixed = fixCell(values, columns[c]!, cell);
+        if (fixed !== cell) {
+          cells[c] = fixed;
+          changed = true;
+        }
+      }
+      return changed;
+    },
+  );
+  validator.writeText(decoded.text);
+  const validation = validator.end();
+  const content = validator.rewrittenContent();
+  // A file whose header or rows cannot be split answers as validate does: no content, no change.
+  if (content === null) return { changes: [], change_count: 0, validation };
+  const text = decoded.text;
+  if (validator.lfLineEndings || (text !== '' && !text.endsWith('\n'))) log.file('CRLF_LINE_ENDINGS');
+  // Nothing changed: the file is its own fixed version (no second copy of a large file).
+  return {
+    content: log.count === 0 ? text : content,
+    changes: log.entries,
+    change_count: log.count,
+    validation,
+  };
 }
 
 /** One cell, through the normalization its column's type takes in a JSON body. */
 function fixCell(values: ValueNormalizer, column: ColumnSpec, cell: string): string {
+  if (cell === '') return cell;
   switch (column.type) {
     case 'text':
     case 'url':
@@ -124,12 +136,16 @@ function fixCell(values: ValueNormalizer, column: ColumnSpec, cell: string): str
     case 'enum':
       return values.enumValue(cell, NO_FIELD, column);
     case 'date':
+      // A date already written dd/mm/yyyy is what the file wants (an impossible one stays an error).
+      if (FR_DATE_SHAPE.test(cell)) return cell;
       return values.date(cell, NO_FIELD, column.name);
     case 'nir':
       return values.nir(cell, NO_FIELD, column.name);
     case 'siret':
       return values.siret(cell, NO_FIELD, column.name);
     case 'codes':
+      // The common case, codes already as the file wants them, is left without splitting.
+      if (CLEAN_CODES[column.list!]?.test(cell)) return cell;
       return cell
         .split('/')
         .map((code) => values.code(code, NO_FIELD, column.name, column.list!))

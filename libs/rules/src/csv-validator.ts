@@ -20,6 +20,12 @@ export interface CsvValidationOptions {
   filename?: string;
   /** Rows allowed in one request (API.md §6 LINE_LIMIT_EXCEEDED); none when absent. */
   maxRows?: number;
+  /**
+   * POST /v1/files/fix (csv-fixer.ts): rewrites each data row's cells in place before they are
+   * checked, answering whether it changed any; the file's lines are then kept as rewritten, written
+   * with CRLF, so that the validation is the one of the fixed file (no LF_LINE_ENDINGS warning).
+   */
+  rewriteRow?: (line: number, cells: string[]) => boolean;
 }
 
 /** POST /v1/files/validate response (SERVICE.md §2.4, API.md §4). */
@@ -59,6 +65,9 @@ export class CsvFileValidator {
   private lfOnly = false;
   private deferredEmptyLine = 0;
   private ended = false;
+  /** With rewriteRow: the lines of the fixed file, header included. */
+  private readonly rewritten: string[] | null;
+  private rewriteBroken = false;
 
   constructor(private readonly opts: CsvValidationOptions) {
     const cap = opts.spec.limits.maxErrorsListed;
@@ -66,6 +75,7 @@ export class CsvFileValidator {
     this.issues = new IssueCollector(opts.lang, cap);
     const table = opts.spec.tables[opts.type];
     this.names = table.columns.map((c) => c.name);
+    this.rewritten = opts.rewriteRow ? [] : null;
     this.checker = new RowChecker({
       input: 'csv',
       spec: opts.spec,
@@ -81,6 +91,17 @@ export class CsvFileValidator {
       const reason = fileNameProblem(opts.filename);
       if (reason) this.reject('INVALID_FILENAME', null, { reason });
     }
+  }
+
+  /** Whether a line ended with LF alone. */
+  get lfLineEndings(): boolean {
+    return this.lfOnly;
+  }
+
+  /** With rewriteRow, after end(): the fixed file (every line ending CRLF), or null when it was rejected. */
+  rewrittenContent(): string | null {
+    if (!this.rewritten || this.rejected || this.rewriteBroken) return null;
+    return this.rewritten.length ? `${this.rewritten.join('\r\n')}\r\n` : '';
   }
 
   /** Complete lines read so far, the header included (a progress display's count). */
@@ -130,7 +151,7 @@ export class CsvFileValidator {
       };
     }
     const counts = this.checker.finish();
-    if (this.lfOnly) this.issues.warning('LF_LINE_ENDINGS', null, null);
+    if (this.lfOnly && !this.rewritten) this.issues.warning('LF_LINE_ENDINGS', null, null);
     if (counts.rows_total === 0) this.issues.warning('NO_DATA_ROWS', null, null);
     const { errors, warnings } = this.issues.sorted();
     return {
@@ -156,7 +177,19 @@ export class CsvFileValidator {
       if (this.lineNo === 0) this.lineNo = 1;
       return;
     }
-    const text = bytes.toString('utf8');
+    this.lines(bytes.toString('utf8'), terminated);
+  }
+
+  /**
+   * The whole file at once as text already decoded (the fix reads Windows-1252 and removes a BOM
+   * itself, csv-fixer.ts); instead of write(), not with it.
+   */
+  writeText(text: string): void {
+    if (this.pending || this.lineNo > 0) throw new Error('CsvFileValidator.writeText() takes the whole file');
+    this.lines(text, false);
+  }
+
+  private lines(text: string, terminated: boolean): void {
     let start = 0;
     for (;;) {
       const nl = text.indexOf('\n', start);
@@ -174,7 +207,10 @@ export class CsvFileValidator {
     if (stop > start && text.charCodeAt(stop - 1) === 13) stop--;
     else if (terminated) this.lfOnly = true;
     const line = text.slice(start, stop);
-    if (this.lineNo === 1) return this.header(line);
+    if (this.lineNo === 1) {
+      this.rewritten?.push(line);
+      return this.header(line);
+    }
     if (this.rejected) return;
     if (line === '') {
       // Only a final empty line is harmless; we learn it was final when nothing follows.
@@ -194,12 +230,23 @@ export class CsvFileValidator {
         expected: String(this.names.length),
       });
       this.checker.addBrokenRow();
+      // A row that cannot be split is not mended: the fixed file is not produced.
+      this.rejectRewrite();
       return;
+    }
+    if (this.rewritten && !this.rewriteBroken) {
+      this.rewritten.push(this.opts.rewriteRow!(this.lineNo, cells) ? cells.join('|') : line);
     }
     this.checker.addRow(this.lineNo, cells);
   }
 
+  private rejectRewrite(): void {
+    this.rewritten?.splice(0);
+    this.rewriteBroken = true;
+  }
+
   private emptyLine(lineNo: number): void {
+    this.rejectRewrite();
     this.countRow();
     this.issues.error('COLUMN_COUNT', lineNo, null, undefined, {
       count: 0,

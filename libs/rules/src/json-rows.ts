@@ -55,6 +55,8 @@ const NON_ASCII = /[^\x00-\x7f]/;
  * INVALID_CHARACTER).
  */
 const ID_SEPARATORS = /[\s.\-/]/g;
+/** The same, tested before replacing: most values hold none. */
+const HAS_ID_SEPARATOR = /[\s.\-/]/;
 
 /**
  * Turns a structurally checked body into rows of official cells (in column order), applying and
@@ -225,6 +227,7 @@ export class JsonRowMapper {
 export class ValueNormalizer {
   constructor(private readonly log: NormalizationSink) {}
 
+  /** NFC (UNICODE_NFC), then white space at either end trimmed (WHITESPACE_TRIMMED). */
   text(value: string, field: () => string, column: string): string {
     if (PLAIN.test(value)) return value;
     let out = value;
@@ -243,13 +246,9 @@ export class ValueNormalizer {
     return out;
   }
 
-  /**
-   * A value holding a forbidden character (a line break, a control or invisible character such as a
-   * BOM, which `\s` matches, `|`) keeps it: the row checker must see it and refuse it
-   * (INVALID_CHARACTER), not find a clean NIR or SIRET.
-   */
   /** Enumerations: a value whose upper case is one of the column's values is written so (ENUM_UPPERCASED). */
   enumValue(value: string, field: () => string, column: ColumnSpec): string {
+    if (column.values!.includes(value)) return value;
     const text = this.text(value, field, column.name);
     const upper = text.toUpperCase();
     if (upper !== text && column.values!.includes(upper)) {
@@ -282,7 +281,13 @@ export class ValueNormalizer {
     return this.withoutSeparators(this.text(value, field, column), field, column);
   }
 
+  /**
+   * A value holding a forbidden character (a line break, a control or invisible character such as a
+   * BOM, which `\s` matches, `|`) keeps it: the row checker must see it and refuse it
+   * (INVALID_CHARACTER), not find a clean NIR or SIRET.
+   */
   private withoutSeparators(value: string, field: () => string, column: string): string {
+    if (!HAS_ID_SEPARATOR.test(value)) return value;
     const compact = value.replace(ID_SEPARATORS, '');
     if (compact === value || hasForbiddenCharacter(value)) return value;
     this.log.add(field, column, 'SEPARATORS_REMOVED');
