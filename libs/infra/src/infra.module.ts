@@ -26,7 +26,7 @@ import {
   UserStore,
   type Stores,
 } from '@ppfile/db';
-import { FileLifecycle, PayloadCipher, QUEUE_NAMES } from '@ppfile/jobs';
+import { FileLifecycle, LEGACY_QUEUE_NAME, PayloadCipher, QUEUE_NAMES } from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { CURRENT_SPEC_VERSION } from '@ppfile/rules';
 import { newRequestId } from '@ppfile/contract';
@@ -199,7 +199,7 @@ export class InfraModule {
             prefix: services.queuePrefix,
           }),
         }),
-        BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name }))),
+        BullModule.registerQueue(...[...QUEUE_NAMES, LEGACY_QUEUE_NAME].map((name) => ({ name }))),
       ],
       providers,
       exports: [

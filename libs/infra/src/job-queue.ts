@@ -38,6 +38,8 @@ export class JobQueue {
     @InjectQueue('generate') private readonly generate: Queue,
     @InjectQueue('validate') private readonly validate: Queue,
     @InjectQueue('maintenance') private readonly maintenance: Queue,
+    /** The one queue of earlier versions, drained on upgrade (drainLegacyQueue). */
+    @InjectQueue(LEGACY_QUEUE_NAME) private readonly legacy: Queue,
     @Inject(Redis) private readonly redis: Redis,
     @Inject(HealthChecks) health: HealthChecks,
     @Inject(ClsService) private readonly cls: ClsService,
@@ -45,11 +47,12 @@ export class JobQueue {
     this.queues = { generate, validate, maintenance };
     // While Redis is away calls fail (503) and the connection comes back by itself.
     for (const queue of Object.values(this.queues)) queue.on('error', () => health.suspect());
+    legacy.on('error', () => undefined);
   }
 
   /** The id of the request (or job) under way, carried by the jobs it adds. */
   private currentRequestId(): string | undefined {
-    return this.cls.isActive() ? (this.cls.getId()) : undefined;
+    return this.cls.isActive() ? this.cls.getId() : undefined;
   }
 
   /** The BullMQ key prefix of these queues (QUEUE_PREFIX). */
@@ -157,36 +160,27 @@ export class JobQueue {
    * Returns how many generations moved; 0 when there is no such queue.
    */
   async drainLegacyQueue(): Promise<number> {
-    const legacy = new Queue(LEGACY_QUEUE_NAME, {
-      connection: this.generate.opts.connection,
-      prefix: this.prefix,
-    });
-    legacy.on('error', () => undefined);
-    try {
-      // The process may have just started: its connection is awaited, not assumed.
-      await legacy.waitUntilReady();
-      const [counts, schedulers] = await Promise.all([legacy.getJobCounts(), legacy.getJobSchedulers()]);
-      if (Object.values(counts).every((n) => !n) && schedulers.length === 0) return 0;
-      await legacy.pause();
-      let moved = 0;
-      for (const job of await legacy.getJobs(['waiting', 'prioritized', 'delayed', 'active', 'failed'])) {
-        if (job?.name !== 'generate' || typeof (job.data as { fileId?: unknown }).fileId !== 'string')
-          continue;
-        await this.enqueueGenerate((job.data as { fileId: string }).fileId);
-        moved++;
-      }
-      for (const scheduler of schedulers) await legacy.removeJobScheduler(scheduler.key);
-      await legacy.obliterate({ force: true });
-      return moved;
-    } finally {
-      await legacy.close().catch(() => undefined);
+    const legacy = this.legacy;
+    // The process may have just started: its connection is awaited, not assumed.
+    await legacy.waitUntilReady();
+    const [counts, schedulers] = await Promise.all([legacy.getJobCounts(), legacy.getJobSchedulers()]);
+    if (Object.values(counts).every((n) => !n) && schedulers.length === 0) return 0;
+    await legacy.pause();
+    let moved = 0;
+    for (const job of await legacy.getJobs(['waiting', 'prioritized', 'delayed', 'active', 'failed'])) {
+      if (job?.name !== 'generate' || typeof (job.data as { fileId?: unknown }).fileId !== 'string') continue;
+      await this.enqueueGenerate((job.data as { fileId: string }).fileId);
+      moved++;
     }
+    for (const scheduler of schedulers) await legacy.removeJobScheduler(scheduler.key);
+    await legacy.obliterate({ force: true });
+    return moved;
   }
 
   /** Closes gracefully, or after 3 s by force (a connection waiting to reconnect must not hold shutdown). */
   async close(): Promise<void> {
     await Promise.all(
-      Object.values(this.queues).map(async (queue) => {
+      [...Object.values(this.queues), this.legacy].map(async (queue) => {
         const late = await Promise.race([
           queue.close().then(
             () => false,
