@@ -1,7 +1,8 @@
-import type { Redis } from 'ioredis';
-import type { PrismaClient } from '@ppfile/db';
-import type { ObjectStorage } from '@ppfile/storage';
-import type { DependencyLog, DependencyName } from './observability/dependency-log';
+import { Inject, Injectable } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { PrismaClient } from '@ppfile/db';
+import { ObjectStorage } from '@ppfile/storage';
+import { DependencyLog, type DependencyName } from './observability/dependency-log';
 
 export type Dependency = 'database' | 'redis' | 'storage';
 /** What a process checks of itself besides its dependencies (the gateway's body budget). */
@@ -35,30 +36,34 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
 
 /**
  * Readiness of a process (API.md §13 `/health/ready`): PostgreSQL, Redis and the object store each
- * asked something cheap, in parallel, with a short timeout; the answer names what is down.
+ * asked something cheap, in parallel, with a short timeout; the answer names what is down. A Redis
+ * client error (reconnecting) makes it look: the log says once what is down, and once when it is back.
  */
+@Injectable()
 export class HealthChecks {
   private watching = false;
+  private readonly deps: { prisma: PrismaClient; redis: Redis; storage: ObjectStorage; log: DependencyLog };
+  private readonly timeoutMs = READINESS_TIMEOUT_MS;
 
   constructor(
-    private readonly deps: {
-      prisma: PrismaClient;
-      redis: Redis;
-      storage: ObjectStorage;
-      log?: DependencyLog;
-    },
-    private readonly timeoutMs = READINESS_TIMEOUT_MS,
-  ) {}
+    @Inject(PrismaClient) prisma: PrismaClient,
+    @Inject(Redis) redis: Redis,
+    @Inject(ObjectStorage) storage: ObjectStorage,
+    @Inject(DependencyLog) log: DependencyLog,
+  ) {
+    this.deps = { prisma, redis, storage, log };
+    redis.on('error', () => this.suspect());
+  }
 
   async readiness(): Promise<Readiness> {
     const probe = async (dependency: Dependency, work: () => Promise<unknown>): Promise<'up' | 'down'> => {
       try {
         const ok = await within(this.timeoutMs, work());
         if (ok === false) throw new Error('no answer');
-        this.deps.log?.answered(LOG_NAME[dependency]);
+        this.deps.log.answered(LOG_NAME[dependency]);
         return 'up';
       } catch (e) {
-        this.deps.log?.failed(LOG_NAME[dependency], e, 'readiness');
+        this.deps.log.failed(LOG_NAME[dependency], e, 'readiness');
         return 'down';
       }
     };

@@ -119,7 +119,6 @@ export class InfraModule {
         inject: [PrismaClient, Clock],
       },
       ...storeProviders,
-      // A client error (Redis reconnecting) makes the health checks look: the log says once what is down.
       { provide: Redis, useFactory: () => createRedis(services.redisUrl) },
       { provide: ObjectStorage, useFactory: () => new ObjectStorage(services.s3) },
       {
@@ -154,15 +153,7 @@ export class InfraModule {
         inject: [PrismaClient, STORES, ObjectStorage, PayloadCipher, Clock, Metrics],
       },
       JobQueue,
-      {
-        provide: HealthChecks,
-        useFactory: (prisma: PrismaClient, redis: Redis, storage: ObjectStorage, log: DependencyLog) => {
-          const health = new HealthChecks({ prisma, redis, storage, log });
-          redis.on('error', () => health.suspect());
-          return health;
-        },
-        inject: [PrismaClient, Redis, ObjectStorage, DependencyLog],
-      },
+      HealthChecks,
       {
         provide: Metrics,
         useFactory: (queue: JobQueue, stores: Stores, health: HealthChecks) =>
