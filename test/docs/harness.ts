@@ -123,8 +123,10 @@ export async function runBlock(doc: string, block: Block, shell: Shell, cwd: str
     const { output } = await shell.run(c.text);
     const http = c.expected[0]?.text.startsWith('HTTP/');
     const diff = http ? compareHttp(c.expected, output) : compareLines(c.expected, output);
-    if (diff)
-      problems.push(`${doc}:${diff.replace(/^line /, '')}\n  (command at ${doc}:${c.line}: $ ${c.text})`);
+    // No expected line to name (the doc shows no output): name the command's line.
+    const where = diff?.replace(/^line \?/, `line ${c.line}`);
+    if (where)
+      problems.push(`${doc}:${where.replace(/^line /, '')}\n  (command at ${doc}:${c.line}: $ ${c.text})`);
   }
   return problems;
 }
