@@ -419,7 +419,11 @@ class SheetReader {
       unmapped_headers: this.unmapped,
       missing_columns: missing,
       issue_count: this.issueCount,
-      issues: this.issues,
+      // In the sheet's order: a row's cells before the declaration-level comparison found them.
+      issues: this.issues.sort(
+        (a, b) =>
+          a.row - b.row || (this.colOf.get(a.column ?? '') ?? 0) - (this.colOf.get(b.column ?? '') ?? 0),
+      ),
       validation: this.validate(body, req),
     };
   }

@@ -25,7 +25,7 @@ import type { Invocation, Values } from '../command-tree';
 import { loadReferences } from '../references';
 import { say } from '../words';
 import { readInput } from './read-body';
-import { issuesText, normalizationsText, subject, todayOption } from './report';
+import { issuesText, subject, todayOption } from './report';
 
 /** The spreadsheet commands of API.md §14: template, import, fix — offline, nothing stored. */
 
@@ -199,7 +199,13 @@ function describeImport(name: string, r: ImportResult, lang: Lang): string {
   if (v.warning_count > v.warnings.length) {
     text += `  ${say(lang, 'more_warnings', { n: v.warning_count - v.warnings.length })}\n`;
   }
-  return text + normalizationsText(v, lang);
+  for (const n of v.normalizations) {
+    text += `  ${say(lang, 'normalized', { field: n.cell, column: n.column, rule: n.rule })}\n`;
+  }
+  if (v.normalization_count > v.normalizations.length) {
+    text += `  ${say(lang, 'more_normalizations', { n: v.normalization_count - v.normalizations.length })}\n`;
+  }
+  return text;
 }
 
 /**
@@ -238,13 +244,17 @@ function describeFix(target: string, name: string, r: FixResponse, lang: Lang): 
   if (r.change_count > r.changes.length)
     text += `  ${say(lang, 'more_changes', { n: r.change_count - r.changes.length })}\n`;
   const verdict = say(lang, v.file_rejected ? 'rejected' : v.valid ? 'valid' : 'invalid');
-  text += `${say(lang, 'verdict', { subject: target, verdict })}\n  ${say(lang, 'file_counts', {
-    total: v.rows_total,
-    valid: v.rows_valid,
-    invalid: v.rows_invalid,
-    errors: v.error_count,
-    warnings: v.warning_count,
-    spec: v.spec_version,
-  })}\n`;
+  text += `${say(lang, 'verdict', { subject: r.content === undefined ? name : target, verdict })}\n  ${say(
+    lang,
+    'file_counts',
+    {
+      total: v.rows_total,
+      valid: v.rows_valid,
+      invalid: v.rows_invalid,
+      errors: v.error_count,
+      warnings: v.warning_count,
+      spec: v.spec_version,
+    },
+  )}\n`;
   return text + issuesText(v, lang);
 }
