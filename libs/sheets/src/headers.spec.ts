@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { FILE_TYPES, findSpec } from '@ppfile/rules';
 import { HEADER_SYNONYMS, HeaderMatcher, headerKey } from './headers';
 
@@ -58,5 +60,24 @@ describe('header matching (API.md §14)', () => {
     expect(adf.match('Type de justificatif')).toBeUndefined();
     expect(new HeaderMatcher(SPEC.tables.jdr).match('Type de justificatif')?.column.name).toBe('TYPE_JDR');
     expect(adf.match('Commentaire')).toBeUndefined();
+  });
+});
+
+describe('docs/spreadsheets.md', () => {
+  it('prints the synonym table as it is in the code (HEADER_SYNONYMS)', () => {
+    const doc = readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'spreadsheets.md'), 'utf8');
+    const rows = new Map(
+      doc
+        .split('\n')
+        .filter((l) => /^\| [A-Z_]+ +\|/.test(l))
+        .map((l) => l.split('|').map((c) => c.trim()))
+        .map((cells) => [cells[1]!, cells[4]!.split(' · ').filter((s) => s !== '')]),
+    );
+    for (const [column, synonyms] of Object.entries(HEADER_SYNONYMS)) {
+      expect([column, rows.get(column)?.map((s) => s.replaceAll('\\|', '|'))]).toEqual([
+        column,
+        [...synonyms],
+      ]);
+    }
   });
 });
