@@ -78,6 +78,14 @@ describe('the layer rule (eslint no-restricted-imports)', () => {
         filePath: 'libs/rules/src/x.spec.ts',
         code: "import { REQUEST_ERROR_STATUS } from '@ppfile/contract';\nexport const s = REQUEST_ERROR_STATUS;\n",
       },
+      {
+        filePath: 'libs/sheets/src/x.ts',
+        code: "import { readFileSync } from 'node:fs';\nimport { errorBody } from '@ppfile/contract';\nexport const r = [readFileSync, errorBody];\n",
+      },
+      {
+        filePath: 'libs/sheets/src/x.ts',
+        code: "import { importSheet } from './importer';\nimport { fixCsv } from '@ppfile/rules';\nexport const r = [importSheet, fixCsv];\n",
+      },
     ]);
   }, 60_000);
 
@@ -103,5 +111,13 @@ describe('the layer rule (eslint no-restricted-imports)', () => {
 
   it('exempts tests: a rules spec may import @ppfile/contract', () => {
     expect(errors[5]).toEqual([]);
+  });
+
+  it('keeps libs/sheets (layer 1) pure and beside libs/contract: no node:fs, no @ppfile/contract; rules allowed', () => {
+    expect(errors[6]).toEqual([
+      expect.stringContaining('libs/sheets (layer 1) reads and writes bytes in memory'),
+      expect.stringContaining('libs/sheets is layer 1'),
+    ]);
+    expect(errors[7]).toEqual([]);
   });
 });
