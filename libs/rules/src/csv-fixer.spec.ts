@@ -150,6 +150,18 @@ describe('fixCsv (API.md §14 Fix)', () => {
     expect(validateCsv(Buffer.from(bom.content!), req, env).valid).toBe(true);
   });
 
+  it('ends the last line with CRLF too (a file without a final line break)', () => {
+    const bytes = file(row(), row({ ID_UNIQUE_PARTENAIRE: 'E2', MODALITE_DISPENSE: 'mixte' }));
+    const fixed = fixCsv(bytes.subarray(0, bytes.length - 2), req, env);
+    expect(fixed.content).toBe(
+      file(row(), row({ ID_UNIQUE_PARTENAIRE: 'E2', MODALITE_DISPENSE: 'MIXTE' })).toString(),
+    );
+    expect(fixed.changes).toEqual([
+      { row: null, column: null, rule: 'CRLF_LINE_ENDINGS' },
+      { row: 3, column: 'MODALITE_DISPENSE', rule: 'ENUM_UPPERCASED' },
+    ]);
+  });
+
   it('never corrects a wrong code, a name, an impossible date or a wrong key: they stay errors', () => {
     const wrong = {
       DOMAINE_FORMATION: '99999',

@@ -112,18 +112,13 @@ export function fixCsv(bytes: Uint8Array, req: FixRequest, env: RulesEnvironment
   );
   validator.writeText(decoded.text);
   const validation = validator.end();
-  const content = validator.rewrittenContent();
   // A file whose header or rows cannot be split answers as validate does: no content, no change.
-  if (content === null) return { changes: [], change_count: 0, validation };
+  if (!validator.rewritable) return { changes: [], change_count: 0, validation };
   const text = decoded.text;
   if (validator.lfLineEndings || (text !== '' && !text.endsWith('\n'))) log.file('CRLF_LINE_ENDINGS');
   // Nothing changed: the file is its own fixed version (no second copy of a large file).
-  return {
-    content: log.count === 0 ? text : content,
-    changes: log.entries,
-    change_count: log.count,
-    validation,
-  };
+  const content = log.count === 0 ? text : validator.rewrittenContent(text);
+  return { content, changes: log.entries, change_count: log.count, validation };
 }
 
 /** One cell, through the normalization its column's type takes in a JSON body. */

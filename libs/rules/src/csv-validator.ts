@@ -66,7 +66,8 @@ export class CsvFileValidator {
   private deferredEmptyLine = 0;
   private ended = false;
   /** With rewriteRow: the lines of the fixed file, header included. */
-  private readonly rewritten: string[] | null;
+  /** With rewriteRow: the lines it changed, by line number (the others are the input's own). */
+  private readonly rewritten: Map<number, string> | null;
   private rewriteBroken = false;
 
   constructor(private readonly opts: CsvValidationOptions) {
@@ -75,7 +76,7 @@ export class CsvFileValidator {
     this.issues = new IssueCollector(opts.lang, cap);
     const table = opts.spec.tables[opts.type];
     this.names = table.columns.map((c) => c.name);
-    this.rewritten = opts.rewriteRow ? [] : null;
+    this.rewritten = opts.rewriteRow ? new Map() : null;
     this.checker = new RowChecker({
       input: 'csv',
       spec: opts.spec,
@@ -98,10 +99,22 @@ export class CsvFileValidator {
     return this.lfOnly;
   }
 
-  /** With rewriteRow, after end(): the fixed file (every line ending CRLF), or null when it was rejected. */
-  rewrittenContent(): string | null {
-    if (!this.rewritten || this.rejected || this.rewriteBroken) return null;
-    return this.rewritten.length ? `${this.rewritten.join('\r\n')}\r\n` : '';
+  /** With rewriteRow, after end(): whether the file could be rewritten (its header and every row split). */
+  get rewritable(): boolean {
+    return this.rewritten !== null && !this.rejected && !this.rewriteBroken;
+  }
+
+  /** With rewriteRow, when rewritable: `text` (what was written) with the rewritten rows, every line ending CRLF. */
+  rewrittenContent(text: string): string {
+    const rewritten = this.rewritten ?? new Map<number, string>();
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = rewritten.get(i + 1) ?? lines[i]!;
+      lines[i] = line.endsWith('\r') ? line.slice(0, -1) : line;
+    }
+    // A final empty line is no line of the file (API.md §4).
+    if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+    return lines.length ? `${lines.join('\r\n')}\r\n` : '';
   }
 
   /** Complete lines read so far, the header included (a progress display's count). */
@@ -208,7 +221,6 @@ export class CsvFileValidator {
     else if (terminated) this.lfOnly = true;
     const line = text.slice(start, stop);
     if (this.lineNo === 1) {
-      this.rewritten?.push(line);
       return this.header(line);
     }
     if (this.rejected) return;
@@ -234,14 +246,14 @@ export class CsvFileValidator {
       this.rejectRewrite();
       return;
     }
-    if (this.rewritten && !this.rewriteBroken) {
-      this.rewritten.push(this.opts.rewriteRow!(this.lineNo, cells) ? cells.join('|') : line);
+    if (this.rewritten && !this.rewriteBroken && this.opts.rewriteRow!(this.lineNo, cells)) {
+      this.rewritten.set(this.lineNo, cells.join('|'));
     }
     this.checker.addRow(this.lineNo, cells);
   }
 
   private rejectRewrite(): void {
-    this.rewritten?.splice(0);
+    this.rewritten?.clear();
     this.rewriteBroken = true;
   }
 
