@@ -469,7 +469,10 @@ class SheetReader {
 
 /** Values compared across a declaration's rows: as the body would hold them. */
 function signatureOf(value: BodyValue | undefined): string {
-  return value === undefined ? '' : JSON.stringify(value);
+  if (value === undefined) return '';
+  if (typeof value === 'string') return `s${value}`;
+  if (typeof value === 'boolean') return value ? 'b1' : 'b0';
+  return `a${value.join('\u0000')}`;
 }
 
 /** A header but no data row: nothing to validate; the warning CSV validation gives (NO_DATA_ROWS). */
