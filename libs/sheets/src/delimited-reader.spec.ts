@@ -1,5 +1,6 @@
 import { NIR_A, NIR_B } from '@ppfile/rules/testing/fixtures';
-import { sniffDelimited } from './delimited-reader';
+import { readDelimited, sniffDelimited } from './delimited-reader';
+import { ReadBudget } from './unreadable';
 import { importOf } from './testing/workbooks';
 
 const HEADER = [
@@ -76,5 +77,40 @@ describe('import of CSV and TSV (API.md §14)', () => {
   it('with `|` (the official format), a quote is an ordinary character', () => {
     const r = importOf(Buffer.from(csv('|', [HEADER, ['"S1"', ...ROW_A.slice(1)]])), { filename: 'f.csv' });
     expect(r.body.declarations[0]!.id).toBe('"S1"');
+  });
+
+  it('counts the non-empty fields of a CSV against the cell bound, not its empty ones', () => {
+    const text = `a;b;;;;;;;;;\n;;;;;;;;c;;\n${';'.repeat(5000)}\n`;
+    const read = (maxCells: number) => {
+      const rows: number[] = [];
+      readDelimited(
+        sniffDelimited(Buffer.from(text)),
+        new ReadBudget('en', { maxExpandedBytes: 1e9, maxCells }),
+        (r) => {
+          rows.push(r.cells.length);
+          return true;
+        },
+      );
+      return rows;
+    };
+    expect(read(3)).toEqual([2, 1, 0]);
+    expect(() => read(2)).toThrow(
+      expect.objectContaining({ code: 'UNREADABLE_FILE', details: { reason: 'too_many_cells' } }),
+    );
+  });
+
+  it('imports a full 50,000-row official file (1,000,000 fields and its header): the limit of a live key', () => {
+    const header =
+      'ID_DECLARATION|REFERENCE_DECLARATION|ID_UNIQUE_PARTENAIRE|NOM_FORMATION|DATE_DEBUT_FORMATION|DATE_FIN_FORMATION|MODALITE_DISPENSE|COMPETENCE_TRANSFERABLE|QUALIFICATION_FORMATEUR|FORMATION_CERTIFIANTE|CERTIFICATION_VISEE|DOMAINE_FORMATION|SPECIALITE_FORMATION|NIR|NOM_TITULAIRE|PRESENCE_EMPLOYEUR|SIRET_EMPLOYEUR|REFERENCE_EMPLOYEUR|DATE_DEBUT_VALIDITE|DATE_FIN_VALIDITE';
+    const lines = [header];
+    for (let i = 0; i < 50_000; i++) {
+      lines.push(
+        `S${Math.floor(i / 500)}|R|U${i}|SST|14/09/2026|15/09/2026|PRESENTIEL||||||344r|${NIR_A}|DUPONT||||15/09/2026|`,
+      );
+    }
+    const r = importOf(Buffer.from(lines.join('\r\n')), { filename: 'full.csv' }, { maxRows: 50_000 });
+    expect(r.rows_read).toBe(50_000);
+    expect(r.declarations).toBe(100);
+    expect(r.validation.valid).toBe(true);
   });
 });
