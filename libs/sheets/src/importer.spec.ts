@@ -271,6 +271,8 @@ describe('importSheet: cells (API.md §14)', () => {
             ID_UNIQUE_PARTENAIRE: 'U9',
           },
           { NOM_TITULAIRE: { error: '#REF!' }, ID_UNIQUE_PARTENAIRE: 'U10' },
+          // An "error" whose value is not an error value is named #VALUE!: a cell's text is never quoted.
+          { NOM_TITULAIRE: { error: NIR_A }, ID_UNIQUE_PARTENAIRE: 'U11' },
         ]),
       ),
     );
@@ -279,8 +281,11 @@ describe('importSheet: cells (API.md §14)', () => {
     expect(r.issues.map((i) => [i.cell, i.code])).toEqual([
       ['Declarations!G3', 'UNREADABLE_CELL'],
       ['Declarations!G4', 'UNREADABLE_CELL'],
+      ['Declarations!G5', 'UNREADABLE_CELL'],
     ]);
     expect(r.issues[0]!.message).toContain('#N/A');
+    expect(r.issues[2]!.message).toContain('#VALUE!');
+    expect(JSON.stringify(r.issues)).not.toContain(NIR_A);
     // The empty birth name is then a validation error at the same cell.
     expect(r.validation.errors).toContainEqual(
       expect.objectContaining({ cell: 'Declarations!G3', column: 'NOM_TITULAIRE', code: 'REQUIRED_FIELD' }),

@@ -52,6 +52,25 @@ function xmlParser(lang: ReadBudget['lang'], h: XmlHandlers): SaxesParser {
   return parser;
 }
 
+/** The error values of spreadsheets (ECMA-376 §18.17.4 and Excel's newer ones). */
+const ERROR_VALUES: ReadonlySet<string> = new Set([
+  '#NULL!',
+  '#DIV/0!',
+  '#VALUE!',
+  '#REF!',
+  '#NAME?',
+  '#NUM!',
+  '#N/A',
+  '#GETTING_DATA',
+  '#SPILL!',
+  '#CALC!',
+  '#FIELD!',
+  '#BLOCKED!',
+  '#CONNECT!',
+  '#BUSY!',
+  '#UNKNOWN!',
+]);
+
 /** Built-in number formats that show a date (ECMA-376 part 1, §18.8.30, and the East Asian ones). */
 const BUILTIN_DATE_FORMATS = new Set([
   14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54,
@@ -165,7 +184,8 @@ export class XlsxWorkbook {
           cell = { k: 'bool', v: value.trim() === '1' || value.trim() === 'true' };
           break;
         case 'e':
-          cell = { k: 'error', v: value };
+          // Only a known error value is named in a message: a cell's text never is (it may be personal).
+          cell = { k: 'error', v: ERROR_VALUES.has(value.trim()) ? value.trim() : '#VALUE!' };
           break;
         case 'd':
           cell = { k: 'iso', v: value };
