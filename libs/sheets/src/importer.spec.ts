@@ -419,6 +419,17 @@ describe('importSheet: headers', () => {
     ]);
     expect(given.unmapped_headers).toEqual(['NIR']);
     expect(given.missing_columns).toEqual(['NIR']);
+    // As a multipart form sends it: JSON text.
+    const text = importOf(sheet(rows), {
+      mapping: JSON.stringify({ Salarié: 'NOM_TITULAIRE', nom: 'NOM_FORMATION', NIR: null }),
+    });
+    expect(text.mapping).toEqual(given.mapping);
+    expect(() => importOf(sheet(rows), { mapping: '{"Nom":' })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_REQUEST',
+        details: expect.objectContaining({ fields: [expect.objectContaining({ field: 'mapping' })] }),
+      }),
+    );
   });
 
   it('refuses a mapping to an unknown column (INVALID_REQUEST) and a sheet without a header row (UNREADABLE_FILE)', () => {

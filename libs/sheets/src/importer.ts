@@ -29,7 +29,10 @@ export interface ImportRequest {
   strict_references?: boolean;
   /** A sheet's name; default: the first sheet with a recognizable header row. */
   sheet?: string;
-  /** `{ "<header text>": "<official column name>" }`, overriding detection; null ignores a header. */
+  /**
+   * `{ "<header text>": "<official column name>" }`, overriding detection; null ignores a header. An
+   * object, or its JSON text as a multipart form sends it.
+   */
   mapping?: unknown;
   /** The uploaded file's name: the "sheet" of a CSV in cell references. */
   filename: string;
@@ -156,9 +159,17 @@ function sniffFormat(buf: Buffer): 'xlsx' | 'ole' | 'binary' | 'text' {
 /** The mapping form field: header text → official column of this kind (or null: ignore the header). */
 function parseMapping(raw: unknown, kind: FileKind, lang: Lang): Map<string, ColumnSpec | null> {
   const out = new Map<string, ColumnSpec | null>();
-  if (raw === undefined || raw === null) return out;
+  if (raw === undefined || raw === null || raw === '') return out;
   const fields: { field: string; message: string }[] = [];
-  if (typeof raw !== 'object' || Array.isArray(raw)) {
+  // A multipart form carries the mapping as JSON text.
+  if (typeof raw === 'string') {
+    try {
+      raw = JSON.parse(raw) as unknown;
+    } catch {
+      raw = undefined;
+    }
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     fields.push({ field: 'mapping', message: FIELD_PROBLEMS.type_object[lang] });
   } else {
     const columns = kind.spec.tables[kind.type].columns;
