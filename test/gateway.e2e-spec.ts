@@ -3,6 +3,8 @@ import request from 'supertest';
 import { monthOf } from '@ppfile/db';
 import { FileLifecycle, PayloadCipher } from '@ppfile/jobs';
 import { NIR_A, NIR_B, validBody } from '@ppfile/rules/testing/fixtures';
+import { columnsOf, testEnv } from '@ppfile/rules/testing/spec-helpers';
+import { importSheet } from '@ppfile/sheets';
 import { captureOutput, startGateway, TEST_PAYLOAD_KEY, type Gateway } from './support/gateway';
 import { suiteLogs } from './support/logs';
 
@@ -538,6 +540,58 @@ describe('spec endpoints', () => {
       await request(gw.http).get('/v1/spec/2026-02/references/rome?limit=0').set(bearer(live)),
       400,
       'INVALID_REQUEST',
+    );
+  });
+
+  it('GET /v1/spec/{version}/template: the XLSX of one kind, free, that imports back as an empty sheet of official headers', async () => {
+    const org = await gw.organization('pro');
+    const binary = (res: request.Response, done: (e: Error | null, body: Buffer) => void) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    };
+    const res = await request(gw.http)
+      .get('/v1/spec/2026-02/template?type=jdr&declarant=training_organization')
+      .set(bearer(org.live))
+      .buffer(true)
+      .parse(binary);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="ppfile_template_jdr_training_organization_2026-02.xlsx"',
+    );
+    expect(res.headers['cache-control']).toBe('no-store');
+    const bytes = res.body as Buffer;
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('PK\x03\x04');
+    const back = importSheet(
+      bytes,
+      { type: 'jdr', declarant: 'training_organization', filename: 'template.xlsx' },
+      testEnv(),
+    );
+    expect(back).toMatchObject({ sheet: 'Declarations', header_row: 1, rows_read: 0, unmapped_headers: [] });
+    expect(back.mapping.every((m) => m.how === 'name')).toBe(true);
+    expect(back.mapping.map((m) => m.column)).toEqual(columnsOf('jdr'));
+    expect((await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).used).toBe(0);
+
+    const missing = await request(gw.http)
+      .get('/v1/spec/2026-02/template?type=adf')
+      .set(bearer(org.live))
+      .set('Accept-Language', 'fr');
+    expectError(missing, 400, 'INVALID_REQUEST');
+    expect(missing.body.error.details.fields.map((f: Json) => f.field)).toEqual(['declarant']);
+    expectError(
+      await request(gw.http)
+        .get('/v1/spec/1999-01/template?type=adf&declarant=employer')
+        .set(bearer(org.live)),
+      400,
+      'UNSUPPORTED_SPEC_VERSION',
+    );
+    expectError(
+      await request(gw.http).get('/v1/spec/2026-02/template?type=adf&declarant=employer'),
+      401,
+      'MISSING_API_KEY',
     );
   });
 

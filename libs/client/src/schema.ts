@@ -44,6 +44,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/spec/{version}/template': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The XLSX template of one kind of file, to fill in a spreadsheet
+     * @description Sheet `Declarations`: row 1 the official column names in order, row 2 their French labels, data from row 3; a drop-down list for every enumeration; date columns `dd/mm/yyyy`; NIR, SIRET and code columns text. Sheet `Instructions` in French, then English. Filled and sent to `POST /v1/declarations/import`, it gives the body `generate` takes. Free.
+     */
+    get: operations['downloadTemplate'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/spec/{version}/references/{list}': {
     parameters: {
       query?: never;
@@ -1122,6 +1142,106 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SpecDescription'];
+        };
+      };
+      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, UNREADABLE_FILE. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error400'];
+        };
+      };
+      /** @description No `Authorization: Bearer` key, or an unknown, malformed or revoked one. Codes: MISSING_API_KEY, INVALID_API_KEY. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error401'];
+        };
+      };
+      /** @description Per-minute limit of the key or of its organization (`Retry-After`), or the monthly quota (`details`: used, limit, requested). Codes: RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfterOptional'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error429'];
+        };
+      };
+      /** @description Anything else; never a stack trace. Retry later or report the `request_id`. Codes: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimitOptional'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemainingOptional'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitResetOptional'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error500'];
+        };
+      };
+      /** @description A dependency (database, queue, storage) is down, or the gateway's memory for request bodies is in use (MAX_INFLIGHT_BYTES, one organization at most half of it): nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimitOptional'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemainingOptional'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitResetOptional'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error503'];
+        };
+      };
+    };
+  };
+  downloadTemplate: {
+    parameters: {
+      query: {
+        /** @description The kind of file. */
+        type: 'adf' | 'jdr';
+        /** @description Who declares. */
+        declarant: 'employer' | 'training_organization';
+      };
+      header?: never;
+      path: {
+        /** @description A format version (GET /v1/spec lists them). */
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The workbook (`ppfile_template_<type>_<declarant>_<version>.xlsx`). */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Content-Disposition': components['headers']['ContentDisposition'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': string;
         };
       };
       /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, UNREADABLE_FILE. */

@@ -646,6 +646,45 @@ function operations(): Record<string, Record<string, Operation>> {
         },
       },
     },
+    '/v1/spec/{version}/template': {
+      get: {
+        operationId: 'downloadTemplate',
+        tags: ['spec'],
+        summary: 'The XLSX template of one kind of file, to fill in a spreadsheet',
+        description:
+          'Sheet `Declarations`: row 1 the official column names in order, row 2 their French labels, data from row 3; a drop-down list for every enumeration; date columns `dd/mm/yyyy`; NIR, SIRET and code columns text. Sheet `Instructions` in French, then English. Filled and sent to `POST /v1/declarations/import`, it gives the body `generate` takes. Free.',
+        security: BEARER,
+        parameters: [
+          version,
+          {
+            name: 'type',
+            in: 'query',
+            required: true,
+            description: 'The kind of file.',
+            schema: { type: 'string', enum: [...FILE_TYPES] },
+          },
+          {
+            name: 'declarant',
+            in: 'query',
+            required: true,
+            description: 'Who declares.',
+            schema: { type: 'string', enum: [...DECLARANTS] },
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'The workbook (`ppfile_template_<type>_<declarant>_<version>.xlsx`).',
+            headers: responseHeaders(true, 200, ['Content-Disposition']),
+            content: {
+              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+                schema: { type: 'string', format: 'binary' },
+              },
+            },
+          },
+          ...errors([400, ...COMMON_ERRORS]),
+        },
+      },
+    },
     '/v1/spec/{version}/references/{list}': {
       get: {
         operationId: 'searchReferences',

@@ -1,8 +1,11 @@
-import { Controller, Get, Inject, Param } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Req, Res, StreamableFile } from '@nestjs/common';
+import type { Response } from 'express';
 import { CURRENT_SPEC_VERSION, describeSpec, findSpec, searchReferences, SPEC_VERSIONS } from '@ppfile/rules';
 import { ReferenceDirectory } from '@ppfile/refdata';
+import { template, templateFileName, TEMPLATE_CONTENT_TYPE } from '@ppfile/sheets';
+import type { GatewayRequest } from '../common/request-context';
 import { PathAndQuery } from '../common/validation';
-import { ReferenceSearch, SpecVersionParams } from './dto/spec-params.dto';
+import { ReferenceSearch, SpecVersionParams, TemplateRequest } from './dto/spec-params.dto';
 
 /**
  * Its OpenAPI description (statuses, bodies, headers, examples) is libs/contract openapi.ts; its
@@ -27,5 +30,21 @@ export class SpecController {
     @PathAndQuery() { version, list, q, limit, cursor }: ReferenceSearch,
   ): ReturnType<typeof searchReferences> {
     return searchReferences(this.referenceData.lists(version), list, { q, limit, cursor });
+  }
+
+  /** The XLSX template of one kind of file (API.md §14): official headers, French labels, drop-downs. Free. */
+  @Get(':version/template')
+  template(
+    @PathAndQuery() { version, type, declarant }: TemplateRequest,
+    @Req() req: GatewayRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): StreamableFile {
+    const bytes = template(type, declarant, version, req.lang);
+    res.setHeader('Content-Type', TEMPLATE_CONTENT_TYPE);
+    res.setHeader(
+      'Content-Disposition',
+      `attachment; filename="${templateFileName(type, declarant, version)}"`,
+    );
+    return new StreamableFile(bytes);
   }
 }

@@ -1,7 +1,16 @@
 import { IsOptional } from 'class-validator';
 import { ApiError } from '@ppfile/contract';
-import { findSpec, REFERENCE_LIST_NAMES, SPEC_VERSIONS, type ReferenceListName } from '@ppfile/rules';
-import { IgnoresUnknown, IntegerFrom, Names, OptionalText } from '../../common/validation';
+import {
+  DECLARANTS,
+  FILE_TYPES,
+  findSpec,
+  REFERENCE_LIST_NAMES,
+  SPEC_VERSIONS,
+  type Declarant,
+  type FileType,
+  type ReferenceListName,
+} from '@ppfile/rules';
+import { IgnoresUnknown, IntegerFrom, Names, OneOf, OptionalText, Required } from '../../common/validation';
 
 /** A version this gateway does not know: 400 UNSUPPORTED_SPEC_VERSION naming those it does (API.md §6). */
 function unsupportedSpecVersion(): ApiError {
@@ -43,4 +52,23 @@ export class ReferenceSearch {
 
   @OptionalText()
   cursor?: string;
+}
+
+/**
+ * GET /v1/spec/{version}/template?type=&declarant= (API.md §14): an unknown version first (400
+ * UNSUPPORTED_SPEC_VERSION), then the query's problems (400 INVALID_REQUEST). Another query
+ * parameter is ignored.
+ */
+@IgnoresUnknown()
+export class TemplateRequest {
+  @SpecVersion()
+  version!: string;
+
+  @Required()
+  @OneOf(FILE_TYPES)
+  type!: FileType;
+
+  @Required()
+  @OneOf(DECLARANTS)
+  declarant!: Declarant;
 }
