@@ -455,6 +455,149 @@ describe('file validation (POST /v1/files/validate)', () => {
   });
 });
 
+describe('spreadsheets in (API.md §14): import and fix', () => {
+  /** An official CSV made by the API itself (store: false), and its generate answer. */
+  async function officialCsv(key: string, rows: number) {
+    const gen = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(key))
+      .send({ ...body(rows), options: { store: false } });
+    expect(gen.status).toBe(200);
+    return { csv: Buffer.from(gen.body.content as string, 'utf8'), gen: gen.body as Json };
+  }
+
+  it('import: an official CSV reads back into a body that generates the same bytes; free; every entry names its cell', async () => {
+    const org = await gw.organization('pro');
+    const { csv, gen } = await officialCsv(org.test, 3);
+    const month = monthOf(gw.clock.now());
+    const before = (await gw.stores.usage.getUsage(org.id, month)).used;
+    const imported = await request(gw.http)
+      .post('/v1/declarations/import')
+      .set(bearer(org.live))
+      .field('type', 'adf')
+      .field('declarant', 'employer')
+      .attach('file', csv, 'sessions.csv');
+    expect(imported.status).toBe(200);
+    expect(imported.headers['cache-control']).toBe('no-store');
+    expect(imported.body).toMatchObject({
+      sheet: 'sessions.csv',
+      header_row: 1,
+      rows_read: 3,
+      declarations: 1,
+      unmapped_headers: [],
+      missing_columns: [],
+      issue_count: 0,
+      validation: { valid: true, rows_total: 3, error_count: 0 },
+    });
+    expect((await gw.stores.usage.getUsage(org.id, month)).used).toBe(before);
+    // Sent to generate as it is: the same file, byte for byte.
+    const again = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.test))
+      .send({ ...imported.body.body, options: { store: false } });
+    expect(again.status).toBe(200);
+    expect(again.body.sha256).toBe(gen.sha256);
+
+    // A broken NIR: the error names its cell (column C of row 3 of the CSV "sheet").
+    const lines = csv.toString('utf8').split('\r\n');
+    const header = lines[0]!.split('|');
+    const nirAt = header.indexOf('NIR');
+    const cells = lines[2]!.split('|');
+    cells[nirAt] = '123';
+    lines[2] = cells.join('|');
+    const broken = await request(gw.http)
+      .post('/v1/declarations/import')
+      .set(bearer(org.live))
+      .field('type', 'adf')
+      .field('declarant', 'employer')
+      .attach('file', Buffer.from(lines.join('\r\n')), 'sessions.csv');
+    expect(broken.status).toBe(200);
+    expect(broken.body.validation.valid).toBe(false);
+    expect(broken.body.validation.errors[0]).toMatchObject({
+      row: 3,
+      column: 'NIR',
+      code: 'INVALID_NIR',
+      // A sheet name with a dot is quoted, as a spreadsheet writes it.
+      cell: `'sessions.csv'!${String.fromCharCode(65 + nirAt)}3`,
+    });
+    expect(JSON.stringify(broken.body.validation)).not.toContain(NIR_A);
+  });
+
+  it('import refusals: not a spreadsheet (UNREADABLE_FILE), a test key past 50 rows (413), a mapping that is not JSON, an unknown field', async () => {
+    const org = await gw.organization('pro');
+    const form = () =>
+      request(gw.http)
+        .post('/v1/declarations/import')
+        .set(bearer(org.live))
+        .field('type', 'adf')
+        .field('declarant', 'employer');
+    expectError(
+      await form().attach('file', Buffer.from('PK\x03\x04 not a zip at all'), 'x.xlsx'),
+      400,
+      'UNREADABLE_FILE',
+    );
+    const { csv } = await officialCsv(org.live, 51);
+    expectError(
+      await request(gw.http)
+        .post('/v1/declarations/import')
+        .set(bearer(org.test))
+        .field('type', 'adf')
+        .field('declarant', 'employer')
+        .attach('file', csv, 'big.csv'),
+      413,
+      'LINE_LIMIT_EXCEEDED',
+    );
+    const mapping = await form().field('mapping', '{nope').attach('file', csv, 'a.csv');
+    expectError(mapping, 400, 'INVALID_REQUEST');
+    expect(mapping.body.error.details.fields.map((f: Json) => f.field)).toEqual(['mapping']);
+    const unknown = await form().field('sheets', 'x').attach('file', csv, 'a.csv');
+    expectError(unknown, 400, 'INVALID_REQUEST');
+  });
+
+  it('fix: LF endings and an ISO date mended and listed, the result validated, counted as a validation', async () => {
+    const org = await gw.organization('pro');
+    const { csv } = await officialCsv(org.test, 2);
+    const lines = csv.toString('utf8').split('\r\n');
+    const header = lines[0]!.split('|');
+    const at = header.indexOf('DATE_DEBUT_FORMATION');
+    const row = lines[1]!.split('|');
+    const [d, m, y] = row[at]!.split('/');
+    row[at] = `${y}-${m}-${d}`;
+    lines[1] = row.join('|');
+    const edited = Buffer.from(lines.join('\n'), 'utf8');
+    const month = monthOf(gw.clock.now());
+    const before = (await gw.stores.usage.getUsage(org.id, month)).used;
+    const fixed = await request(gw.http)
+      .post('/v1/files/fix')
+      .set(bearer(org.live))
+      .field('type', 'adf')
+      .field('declarant', 'employer')
+      .attach('file', edited, 'edited.csv');
+    expect(fixed.status).toBe(200);
+    expect(fixed.body.content).toBe(csv.toString('utf8'));
+    expect(fixed.body.changes).toEqual(
+      expect.arrayContaining([
+        { row: null, column: null, rule: 'CRLF_LINE_ENDINGS' },
+        expect.objectContaining({ row: 2, column: 'DATE_DEBUT_FORMATION' }),
+      ]),
+    );
+    expect(fixed.body.validation).toMatchObject({ valid: true, rows_total: 2, file_rejected: false });
+    expect((await gw.stores.usage.getUsage(org.id, month)).used).toBe(before + 2);
+
+    // A header fixing cannot mend: no content, the validation says why, nothing counted.
+    const rejected = await request(gw.http)
+      .post('/v1/files/fix')
+      .set(bearer(org.live))
+      .field('type', 'jdr')
+      .field('declarant', 'employer')
+      .attach('file', csv, 'a.csv');
+    expect(rejected.status).toBe(200);
+    expect(rejected.body.content).toBeUndefined();
+    expect(rejected.body.validation).toMatchObject({ file_rejected: true });
+    expect((await gw.stores.usage.getUsage(org.id, month)).used).toBe(before + 2);
+  });
+});
+
 describe("FILING_DEADLINE_PASSED: the declarant's timetable, with details.deadline (API.md §4)", () => {
   /** A body whose training ended on 15/10/2025 (the clock is the real one: that is in the past). */
   function endedOctober2025(declarant: 'employer' | 'training_organization'): Json {

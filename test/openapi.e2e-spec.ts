@@ -10,7 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
-import { buildOpenApiDocument } from '@ppfile/contract';
+import { buildOpenApiDocument, SHEET_ISSUE_CODES, SHEET_MATCHES } from '@ppfile/contract';
+import { SHEET_ISSUE_CODES as SHEETS_ISSUE_CODES, type MatchHow } from '@ppfile/sheets';
 import { startGateway, type Gateway } from './support/gateway';
 
 jest.setTimeout(120_000);
@@ -22,6 +23,13 @@ const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 
 describe('openapi.json', () => {
+  it("lists libs/sheets' own words for an import: its issue codes and how a header matched", () => {
+    expect([...SHEET_ISSUE_CODES]).toEqual([...SHEETS_ISSUE_CODES]);
+    // Every MatchHow, and nothing else (a new one fails to compile here).
+    const how: Record<MatchHow, true> = { name: true, field: true, label: true, synonym: true, given: true };
+    expect([...SHEET_MATCHES].sort()).toEqual(Object.keys(how).sort());
+  });
+
   it('is what the code builds (run `npm run openapi` after changing the API)', () => {
     expect(JSON.parse(read('openapi.json'))).toEqual(buildOpenApiDocument());
   });

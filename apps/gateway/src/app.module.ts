@@ -86,7 +86,13 @@ export class AppModule implements NestModule {
       .apply(jsonBody({ deferAbove: DEFERRED_BODY_BYTES }))
       .forRoutes({ path: 'v1/declarations/validate', method: RequestMethod.POST });
     consumer.apply(jsonBody()).forRoutes({ path: 'v1/files/generate', method: RequestMethod.POST });
-    consumer.apply(uploadBody).forRoutes({ path: 'v1/files/validate', method: RequestMethod.POST });
+    consumer
+      .apply(uploadBody)
+      .forRoutes(
+        { path: 'v1/files/validate', method: RequestMethod.POST },
+        { path: 'v1/files/fix', method: RequestMethod.POST },
+        { path: 'v1/declarations/import', method: RequestMethod.POST },
+      );
     // The dashboard (API.md §12): its language and session, then its URL-encoded forms; never an API key.
     consumer
       .apply(DashboardSessionMiddleware, dashboardFormBody)

@@ -104,6 +104,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/declarations/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Read a spreadsheet (XLSX, CSV or TSV) into the body generate takes
+     * @description Headers are recognized by official name, JSON field, label or a documented synonym (`mapping` overrides); rows sharing `ID_DECLARATION` form one declaration; every issue and every validation entry names its `cell`. A workbook that is not a readable XLSX or CSV, or that would expand past 200 MB or 1,000,000 cells, is `400 UNREADABLE_FILE`. Nothing is stored; free for every key.
+     */
+    post: operations['importDeclarations'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/files/generate': {
     parameters: {
       query?: never;
@@ -138,6 +158,26 @@ export interface paths {
      * @description Checks an official CSV file (encoding, separator, header, name, every cell). Analysed in memory, never written to disk. One unit per row analysed with a live key.
      */
     post: operations['validateFile'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/files/fix': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Apply the normalizations to an official CSV, list every change, and validate the result
+     * @description The same form as `POST /v1/files/validate`. Only the normalizations of API.md §5 are applied (dates to dd/mm/yyyy, enumeration case, NSF/RS code case, separators and a correct key removed from NIRs and SIRETs, white space, NFC), and the file's own: LF line endings to CRLF, a UTF-8 BOM removed, Windows-1252 re-encoded as UTF-8. A wrong code, a name, an impossible date or a wrong key stays as it was and stays an error of `validation`. A file rejected as a whole for a reason fixing cannot mend (header, column count) has no `content`. Analysed in memory, never written to disk; counted as a validation (one unit per row analysed with a live key).
+     */
+    post: operations['fixFile'];
     delete?: never;
     options?: never;
     head?: never;
@@ -617,6 +657,174 @@ export interface components {
       /** @description A file-level problem (encoding, separator, header, name): its rows are not reported. */
       file_rejected: boolean;
     };
+    FileChange: {
+      /** @description Line of the file; null for a change of the whole file. */
+      row: number | null;
+      /** @description Official column name; null for a change of the whole file. */
+      column: string | null;
+      /** @enum {string} */
+      rule:
+        | 'WHITESPACE_TRIMMED'
+        | 'UNICODE_NFC'
+        | 'DATE_REFORMATTED'
+        | 'ENUM_UPPERCASED'
+        | 'SEPARATORS_REMOVED'
+        | 'CODE_NORMALIZED'
+        | 'NIR_KEY_REMOVED'
+        | 'DECLARATION_SPLIT'
+        | 'BOM_REMOVED'
+        | 'REENCODED_AS_UTF8'
+        | 'CRLF_LINE_ENDINGS';
+    };
+    FixResponse: {
+      /** @description The fixed file (UTF-8, CRLF); absent when the file cannot be mended (header, column count). */
+      content?: string;
+      changes: components['schemas']['FileChange'][];
+      change_count: number;
+      validation: components['schemas']['FileValidationResponse'];
+    };
+    CellIssue: {
+      /** @description Row of the sheet. */
+      row: number;
+      /** @description Official column name, null when the issue is not about one column. */
+      column: string | null;
+      /** @description JSON path of the value in the request (JSON input only). */
+      field?: string;
+      /** @enum {string} */
+      code:
+        | 'EMPTY_FILE'
+        | 'INVALID_ENCODING'
+        | 'INVALID_SEPARATOR'
+        | 'INVALID_HEADER'
+        | 'INVALID_FILENAME'
+        | 'COLUMN_COUNT'
+        | 'REQUIRED_FIELD'
+        | 'FIELD_NOT_ALLOWED'
+        | 'FIELD_TOO_LONG'
+        | 'INVALID_VALUE'
+        | 'VALUE_COUNT'
+        | 'INVALID_CHARACTER'
+        | 'INVALID_DATE'
+        | 'FUTURE_DATE'
+        | 'END_BEFORE_START'
+        | 'VALIDITY_BEFORE_TRAINING_END'
+        | 'VALIDITY_END_BEFORE_START'
+        | 'INVALID_NIR'
+        | 'INVALID_NIR_KEY'
+        | 'INVALID_SIRET'
+        | 'INVALID_SIRET_KEY'
+        | 'INVALID_FORMACODE'
+        | 'INVALID_NSF_CODE'
+        | 'INVALID_ROME_CODE'
+        | 'INVALID_RS_CODE'
+        | 'INVALID_URL'
+        | 'FORMULA_NOT_ALLOWED'
+        | 'DUPLICATE_UNIQUE_ID'
+        | 'INCONSISTENT_DECLARATION'
+        | 'DECLARATION_TOO_LARGE'
+        | 'REFERENCE_NOT_VERIFIED'
+        | 'DUPLICATE_HOLDER'
+        | 'LF_LINE_ENDINGS'
+        | 'NIR_PROVISIONAL'
+        | 'FILING_DEADLINE_PASSED'
+        | 'NO_DATA_ROWS';
+      /** @description In the language of Accept-Language; never quotes a personal value. */
+      message: string;
+      /** @description Values of the message a client may show without parsing it; only for FILING_DEADLINE_PASSED (absent otherwise). Never a value of the file or of the request. */
+      details?: {
+        /**
+         * @description FILING_DEADLINE_PASSED: the legal filing deadline (DD/MM/YYYY) of the declarant's timetable (API.md §4).
+         * @example 30/09/2026
+         */
+        deadline?: string;
+      };
+      /** @description Where the value came from: `Sheet!D7` (a row: `Sheet!7:7`; for a CSV the sheet is the file name). */
+      cell: string;
+    };
+    CellNormalization: {
+      /** @description JSON path of the value that was changed in `body`. */
+      field: string;
+      column: string;
+      /** @enum {string} */
+      rule:
+        | 'WHITESPACE_TRIMMED'
+        | 'UNICODE_NFC'
+        | 'DATE_REFORMATTED'
+        | 'ENUM_UPPERCASED'
+        | 'SEPARATORS_REMOVED'
+        | 'CODE_NORMALIZED'
+        | 'NIR_KEY_REMOVED'
+        | 'DECLARATION_SPLIT';
+      cell: string;
+    };
+    ImportValidation: {
+      valid: boolean;
+      /** @enum {string} */
+      spec_version: '2026-02';
+      rows_total: number;
+      rows_valid: number;
+      rows_invalid: number;
+      error_count: number;
+      /** @description true when more than 1000 errors exist (the list stops there; error_count counts all). */
+      truncated: boolean;
+      errors: components['schemas']['CellIssue'][];
+      warning_count: number;
+      warnings: components['schemas']['CellIssue'][];
+      summary: components['schemas']['IssueSummary'];
+      normalization_count: number;
+      normalizations: components['schemas']['CellNormalization'][];
+    };
+    ImportResponse: {
+      /** @description Exactly what `POST /v1/files/generate` takes (add `options`): the cells' own values, never corrected beyond the normalizations `validation` lists. It may be invalid: `validation` says why, cell by cell. */
+      body: {
+        /** @enum {string} */
+        type: 'adf' | 'jdr';
+        /** @enum {string} */
+        declarant: 'employer' | 'training_organization';
+        /** @enum {string} */
+        spec_version: '2026-02';
+        declarations: {
+          [key: string]: unknown;
+        }[];
+      };
+      /** @description The sheet read (for a CSV: the file name). */
+      sheet: string;
+      /** @description Row of the header (1-based). */
+      header_row: number;
+      /** @description Data rows read (empty rows skipped). */
+      rows_read: number;
+      declarations: number;
+      mapping: {
+        /** @description The header as written. */
+        header: string;
+        /** @description The official column it was read as. */
+        column: string;
+        /** @description The header's cell (`D1`). */
+        cell: string;
+        /** @enum {string} */
+        how: 'name' | 'field' | 'label' | 'synonym' | 'given';
+      }[];
+      /** @description Headers matching no column: their cells are ignored. */
+      unmapped_headers: string[];
+      /** @description Official columns no header matched. */
+      missing_columns: string[];
+      issue_count: number;
+      issues: {
+        cell: string;
+        row: number;
+        column: string | null;
+        /** @enum {string} */
+        code:
+          | 'UNREADABLE_DATE'
+          | 'UNREADABLE_NUMBER'
+          | 'UNREADABLE_CELL'
+          | 'DECLARATION_VALUES_DIFFER'
+          | 'CELL_IGNORED';
+        /** @description In the language of Accept-Language; never quotes a cell. */
+        message: string;
+      }[];
+      validation: components['schemas']['ImportValidation'];
+    };
     GenerateResponse: {
       /** @enum {boolean} */
       success: true;
@@ -812,6 +1020,8 @@ export interface components {
           field_count?: number;
           /** @description UNSUPPORTED_SPEC_VERSION: the versions this server knows. */
           supported?: '2026-02'[];
+          /** @description UNREADABLE_FILE: why the spreadsheet cannot be read (e.g. `not_a_spreadsheet`, `corrupt_zip`, `legacy_xls`, `too_large_expanded`, `too_many_cells`); the message says it in words. */
+          reason?: string;
         };
         /** @example req_8f14e45fceea167a5a36dedd4bea2543 */
         request_id: string;
@@ -1566,6 +1776,167 @@ export interface operations {
       };
     };
   };
+  importDeclarations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description The spreadsheet: XLSX, or CSV/TSV (separator `,` `;` `|` or tab; UTF-8 with or without BOM, or Windows-1252) (at most 20 MB).
+           */
+          file: string;
+          /** @enum {string} */
+          type: 'adf' | 'jdr';
+          /** @enum {string} */
+          declarant: 'employer' | 'training_organization';
+          /**
+           * @description false: unknown codes of complete lists are warnings, not errors.
+           * @default true
+           */
+          strict_references?: boolean;
+          /**
+           * @default 2026-02
+           * @enum {string}
+           */
+          spec_version?: '2026-02';
+          /** @description The sheet to read; default: the first with a recognizable header row. */
+          sheet?: string;
+          /**
+           * @description A JSON object `{ "<header text>": "<official column name>" }` overriding detection; `null` ignores a header.
+           * @example {"N° sécu": "NIR"}
+           */
+          mapping?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The body, where each value came from, and its validation. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportResponse'];
+        };
+      };
+      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, UNREADABLE_FILE. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error400'];
+        };
+      };
+      /** @description No `Authorization: Bearer` key, or an unknown, malformed or revoked one. Codes: MISSING_API_KEY, INVALID_API_KEY. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error401'];
+        };
+      };
+      /** @description The body did not arrive in time (BODY_TIMEOUT_SECONDS, or slower than BODY_MIN_BYTES_PER_SECOND after the first 10 s): nothing was counted; the connection is closed. Codes: REQUEST_TIMEOUT. */
+      408: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error408'];
+        };
+      };
+      /** @description Body over 20 MB (once inflated, for a compressed one), or more rows than the key may send in one request (`details.limit`). Codes: LINE_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error413'];
+        };
+      };
+      /** @description Wrong Content-Type (or charset), or a Content-Encoding that is not taken (JSON: gzip, deflate, br; uploads: none). Codes: UNSUPPORTED_MEDIA_TYPE. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error415'];
+        };
+      };
+      /** @description Per-minute limit of the key or of its organization (`Retry-After`), or the monthly quota (`details`: used, limit, requested). Codes: RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfterOptional'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error429'];
+        };
+      };
+      /** @description Anything else; never a stack trace. Retry later or report the `request_id`. Codes: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimitOptional'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemainingOptional'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitResetOptional'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error500'];
+        };
+      };
+      /** @description A dependency (database, queue, storage) is down, or the gateway's memory for request bodies is in use (MAX_INFLIGHT_BYTES, one organization at most half of it): nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimitOptional'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemainingOptional'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitResetOptional'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error503'];
+        };
+      };
+    };
+  };
   generateFile: {
     parameters: {
       query?: never;
@@ -1794,6 +2165,160 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['FileValidationResponse'];
+        };
+      };
+      /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, UNREADABLE_FILE. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error400'];
+        };
+      };
+      /** @description No `Authorization: Bearer` key, or an unknown, malformed or revoked one. Codes: MISSING_API_KEY, INVALID_API_KEY. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error401'];
+        };
+      };
+      /** @description The body did not arrive in time (BODY_TIMEOUT_SECONDS, or slower than BODY_MIN_BYTES_PER_SECOND after the first 10 s): nothing was counted; the connection is closed. Codes: REQUEST_TIMEOUT. */
+      408: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error408'];
+        };
+      };
+      /** @description Body over 20 MB (once inflated, for a compressed one), or more rows than the key may send in one request (`details.limit`). Codes: LINE_LIMIT_EXCEEDED, PAYLOAD_TOO_LARGE. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error413'];
+        };
+      };
+      /** @description Wrong Content-Type (or charset), or a Content-Encoding that is not taken (JSON: gzip, deflate, br; uploads: none). Codes: UNSUPPORTED_MEDIA_TYPE. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error415'];
+        };
+      };
+      /** @description Per-minute limit of the key or of its organization (`Retry-After`), or the monthly quota (`details`: used, limit, requested). Codes: RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfterOptional'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error429'];
+        };
+      };
+      /** @description Anything else; never a stack trace. Retry later or report the `request_id`. Codes: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimitOptional'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemainingOptional'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitResetOptional'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error500'];
+        };
+      };
+      /** @description A dependency (database, queue, storage) is down, or the gateway's memory for request bodies is in use (MAX_INFLIGHT_BYTES, one organization at most half of it): nothing was counted, no file kept. Retry after `Retry-After` seconds. Codes: SERVICE_UNAVAILABLE. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimitOptional'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemainingOptional'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitResetOptional'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error503'];
+        };
+      };
+    };
+  };
+  fixFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description The official CSV to fix (at most 20 MB).
+           */
+          file: string;
+          /** @enum {string} */
+          type: 'adf' | 'jdr';
+          /** @enum {string} */
+          declarant: 'employer' | 'training_organization';
+          /**
+           * @description false: unknown codes of complete lists are warnings, not errors.
+           * @default true
+           */
+          strict_references?: boolean;
+          /**
+           * @default 2026-02
+           * @enum {string}
+           */
+          spec_version?: '2026-02';
+        };
+      };
+    };
+    responses: {
+      /** @description The fixed file, its changes and its validation. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FixResponse'];
         };
       };
       /** @description The request is unreadable or malformed: `details.fields` names each problem. Codes: INVALID_JSON, INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, UNREADABLE_FILE. */

@@ -2,6 +2,7 @@ import {
   CURRENT_SPEC_VERSION,
   declarationBodyJsonSchema,
   DECLARANTS,
+  FILE_FIX_RULES,
   FILE_TYPES,
   findSpec,
   FORMULA_POLICIES,
@@ -16,6 +17,17 @@ import { REQUEST_ERROR_CODES, type RequestErrorCode } from './codes';
 import { REQUEST_ERROR_STATUS } from './errors';
 import { FILE_STATUSES } from './files';
 import { OPENAPI_EXAMPLES } from './openapi-examples';
+
+/** How an import matched a header (libs/sheets MatchHow; test/openapi.e2e-spec.ts holds them equal). */
+export const SHEET_MATCHES = ['name', 'field', 'label', 'synonym', 'given'] as const;
+/** The codes of an import's cell issues (libs/sheets SHEET_ISSUE_CODES; held equal likewise). */
+export const SHEET_ISSUE_CODES = [
+  'UNREADABLE_DATE',
+  'UNREADABLE_NUMBER',
+  'UNREADABLE_CELL',
+  'DECLARATION_VALUES_DIFFER',
+  'CELL_IGNORED',
+] as const;
 
 /**
  * The OpenAPI 3.0.3 document of the HTTP API (API.md): the contract that generated clients, mock
@@ -128,6 +140,11 @@ function errorDetailsSchema(status: number): Schema {
         type: 'array',
         items: { type: 'string', enum: [...SPEC_VERSIONS] },
         description: 'UNSUPPORTED_SPEC_VERSION: the versions this server knows.',
+      },
+      reason: {
+        type: 'string',
+        description:
+          'UNREADABLE_FILE: why the spreadsheet cannot be read (e.g. `not_a_spreadsheet`, `corrupt_zip`, `legacy_xls`, `too_large_expanded`, `too_many_cells`); the message says it in words.',
       },
     },
     409: {
@@ -304,6 +321,100 @@ function schemas(): Record<string, Schema | Record<string, unknown>> {
         type: 'boolean',
         description: 'A file-level problem (encoding, separator, header, name): its rows are not reported.',
       },
+    }),
+    FileChange: object({
+      row: {
+        type: 'integer',
+        nullable: true,
+        description: 'Line of the file; null for a change of the whole file.',
+      },
+      column: nullableString('Official column name; null for a change of the whole file.'),
+      rule: { type: 'string', enum: [...NORMALIZATION_RULES, ...FILE_FIX_RULES] },
+    }),
+    FixResponse: object(
+      {
+        content: string(
+          'The fixed file (UTF-8, CRLF); absent when the file cannot be mended (header, column count).',
+        ),
+        changes: { type: 'array', items: schemaRef('FileChange'), maxItems: LIMITS.maxErrorsListed },
+        change_count: integer(),
+        validation: schemaRef('FileValidationResponse'),
+      },
+      ['changes', 'change_count', 'validation'],
+    ),
+    CellIssue: object(
+      {
+        ...(issue.properties as Record<string, Schema>),
+        row: integer('Row of the sheet.'),
+        cell: string(
+          'Where the value came from: `Sheet!D7` (a row: `Sheet!7:7`; for a CSV the sheet is the file name).',
+        ),
+      },
+      ['row', 'column', 'code', 'message', 'cell'],
+    ),
+    CellNormalization: object({
+      field: string('JSON path of the value that was changed in `body`.'),
+      column: string(),
+      rule: { type: 'string', enum: [...NORMALIZATION_RULES] },
+      cell: string(),
+    }),
+    ImportValidation: object({
+      ...validationCommon,
+      errors: { type: 'array', items: schemaRef('CellIssue'), maxItems: LIMITS.maxErrorsListed },
+      warnings: { type: 'array', items: schemaRef('CellIssue') },
+      normalization_count: integer(),
+      normalizations: {
+        type: 'array',
+        items: schemaRef('CellNormalization'),
+        maxItems: LIMITS.maxErrorsListed,
+      },
+    }),
+    ImportResponse: object({
+      body: object(
+        {
+          type: { type: 'string', enum: [...FILE_TYPES] },
+          declarant: { type: 'string', enum: [...DECLARANTS] },
+          spec_version: { type: 'string', enum: [...SPEC_VERSIONS] },
+          declarations: { type: 'array', items: { type: 'object', additionalProperties: true } },
+        },
+        undefined,
+        {
+          description:
+            "Exactly what `POST /v1/files/generate` takes (add `options`): the cells' own values, never corrected beyond the normalizations `validation` lists. It may be invalid: `validation` says why, cell by cell.",
+        },
+      ),
+      sheet: string('The sheet read (for a CSV: the file name).'),
+      header_row: integer('Row of the header (1-based).'),
+      rows_read: integer('Data rows read (empty rows skipped).'),
+      declarations: integer(),
+      mapping: {
+        type: 'array',
+        items: object({
+          header: string('The header as written.'),
+          column: string('The official column it was read as.'),
+          cell: string("The header's cell (`D1`)."),
+          how: { type: 'string', enum: [...SHEET_MATCHES] },
+        }),
+      },
+      unmapped_headers: {
+        type: 'array',
+        items: string(),
+        description: 'Headers matching no column: their cells are ignored.',
+      },
+      missing_columns: { type: 'array', items: string(), description: 'Official columns no header matched.' },
+      issue_count: integer(),
+      issues: {
+        type: 'array',
+        maxItems: LIMITS.maxErrorsListed,
+        items: object({
+          cell: string(),
+          row: integer(),
+          column: nullableString(),
+          code: { type: 'string', enum: [...SHEET_ISSUE_CODES] },
+          message: string('In the language of Accept-Language; never quotes a cell.'),
+        }),
+      },
+      validation: schemaRef('ImportValidation'),
     }),
     GenerateResponse: object(
       {
@@ -535,6 +646,43 @@ function responseHeaders(
   return out;
 }
 
+/** The multipart form of an upload (validate, fix, import): the file and the kind, plus a route's own fields. */
+function uploadForm(
+  file: string,
+  extra: Record<string, unknown> = {},
+  contentType = 'text/csv, application/octet-stream',
+): Record<string, unknown> {
+  return {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: ['file', 'type', 'declarant'],
+          additionalProperties: false,
+          properties: {
+            file: {
+              type: 'string',
+              format: 'binary',
+              description: `${file} (at most ${LIMITS.maxBytes / 1024 / 1024} MB).`,
+            },
+            type: { type: 'string', enum: [...FILE_TYPES] },
+            declarant: { type: 'string', enum: [...DECLARANTS] },
+            strict_references: {
+              type: 'boolean',
+              default: true,
+              description: 'false: unknown codes of complete lists are warnings, not errors.',
+            },
+            spec_version: { type: 'string', enum: [...SPEC_VERSIONS], default: CURRENT_SPEC_VERSION },
+            ...extra,
+          },
+        },
+        encoding: { file: { contentType } },
+      },
+    },
+  };
+}
+
 function json(schema: unknown, example?: unknown): Record<string, unknown> {
   return { 'application/json': { schema, ...(example === undefined ? {} : { example }) } };
 }
@@ -746,6 +894,36 @@ function operations(): Record<string, Record<string, Operation>> {
         },
       },
     },
+    '/v1/declarations/import': {
+      post: {
+        operationId: 'importDeclarations',
+        tags: ['declarations'],
+        summary: 'Read a spreadsheet (XLSX, CSV or TSV) into the body generate takes',
+        description:
+          'Headers are recognized by official name, JSON field, label or a documented synonym (`mapping` overrides); rows sharing `ID_DECLARATION` form one declaration; every issue and every validation entry names its `cell`. A workbook that is not a readable XLSX or CSV, or that would expand past 200 MB or 1,000,000 cells, is `400 UNREADABLE_FILE`. Nothing is stored; free for every key.',
+        security: BEARER,
+        requestBody: uploadForm(
+          'The spreadsheet: XLSX, or CSV/TSV (separator `,` `;` `|` or tab; UTF-8 with or without BOM, or Windows-1252)',
+          {
+            sheet: {
+              type: 'string',
+              description: 'The sheet to read; default: the first with a recognizable header row.',
+            },
+            mapping: {
+              type: 'string',
+              description:
+                'A JSON object `{ "<header text>": "<official column name>" }` overriding detection; `null` ignores a header.',
+              example: '{"N° sécu": "NIR"}',
+            },
+          },
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, text/csv, text/tab-separated-values',
+        ),
+        responses: {
+          '200': ok('The body, where each value came from, and its validation.', schemaRef('ImportResponse')),
+          ...errors([400, 408, 413, 415, ...COMMON_ERRORS]),
+        },
+      },
+    },
     '/v1/files/generate': {
       post: {
         operationId: 'generateFile',
@@ -799,36 +977,24 @@ function operations(): Record<string, Record<string, Operation>> {
         description:
           'Checks an official CSV file (encoding, separator, header, name, every cell). Analysed in memory, never written to disk. One unit per row analysed with a live key.',
         security: BEARER,
-        requestBody: {
-          required: true,
-          content: {
-            'multipart/form-data': {
-              schema: {
-                type: 'object',
-                required: ['file', 'type', 'declarant'],
-                additionalProperties: false,
-                properties: {
-                  file: {
-                    type: 'string',
-                    format: 'binary',
-                    description: `The CSV (at most ${LIMITS.maxBytes / 1024 / 1024} MB).`,
-                  },
-                  type: { type: 'string', enum: [...FILE_TYPES] },
-                  declarant: { type: 'string', enum: [...DECLARANTS] },
-                  strict_references: {
-                    type: 'boolean',
-                    default: true,
-                    description: 'false: unknown codes of complete lists are warnings, not errors.',
-                  },
-                  spec_version: { type: 'string', enum: [...SPEC_VERSIONS], default: CURRENT_SPEC_VERSION },
-                },
-              },
-              encoding: { file: { contentType: 'text/csv, application/octet-stream' } },
-            },
-          },
-        },
+        requestBody: uploadForm('The CSV'),
         responses: {
           '200': ok('The validation result.', schemaRef('FileValidationResponse')),
+          ...errors([400, 408, 413, 415, ...COMMON_ERRORS]),
+        },
+      },
+    },
+    '/v1/files/fix': {
+      post: {
+        operationId: 'fixFile',
+        tags: ['files'],
+        summary: 'Apply the normalizations to an official CSV, list every change, and validate the result',
+        description:
+          "The same form as `POST /v1/files/validate`. Only the normalizations of API.md §5 are applied (dates to dd/mm/yyyy, enumeration case, NSF/RS code case, separators and a correct key removed from NIRs and SIRETs, white space, NFC), and the file's own: LF line endings to CRLF, a UTF-8 BOM removed, Windows-1252 re-encoded as UTF-8. A wrong code, a name, an impossible date or a wrong key stays as it was and stays an error of `validation`. A file rejected as a whole for a reason fixing cannot mend (header, column count) has no `content`. Analysed in memory, never written to disk; counted as a validation (one unit per row analysed with a live key).",
+        security: BEARER,
+        requestBody: uploadForm('The official CSV to fix'),
+        responses: {
+          '200': ok('The fixed file, its changes and its validation.', schemaRef('FixResponse')),
           ...errors([400, 408, 413, 415, ...COMMON_ERRORS]),
         },
       },

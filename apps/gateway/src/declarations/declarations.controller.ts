@@ -1,5 +1,7 @@
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, UploadedFile } from '@nestjs/common';
 import { parisDay, type DeclarationValidationResponse } from '@ppfile/rules';
+import type { ImportResult } from '@ppfile/sheets';
+import { ImportForm, UploadFormFields } from '../files/dto/files.dto';
 import type { GatewayRequest } from '../common/request-context';
 import { Clock } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
@@ -24,7 +26,36 @@ export class DeclarationsController {
     const maxRows = rowLimit(req.principal!);
     // A large body was read as bytes only: it is parsed and validated off the event loop.
     if (req.deferredJson && req.rawBody)
-      return this.pool.validate({ body: req.rawBody, lang: req.lang, maxRows, today });
+      return this.pool.run({ kind: 'validate', body: req.rawBody, lang: req.lang, maxRows, today });
     return validateBody(body, { lang: req.lang, maxRows, today }, this.references);
+  }
+
+  /**
+   * API.md §14: a spreadsheet (XLSX, CSV or TSV, read in memory by upload-body.middleware.ts; in a
+   * rules thread when it is large) into the body generate takes, each value's cell named. Free.
+   */
+  @Post('import')
+  @HttpCode(200)
+  async import(
+    @Req() req: GatewayRequest,
+    @UploadedFile() file: { buffer: Buffer; originalname: string },
+    @UploadFormFields() form: ImportForm,
+  ): Promise<ImportResult> {
+    return this.pool.run({
+      kind: 'import',
+      body: file.buffer,
+      form: {
+        type: form.type,
+        declarant: form.declarant,
+        spec_version: form.spec_version,
+        strict_references: form.strict_references !== 'false',
+        sheet: form.sheet,
+        mapping: form.mapping,
+        filename: file.originalname,
+      },
+      lang: req.lang,
+      maxRows: rowLimit(req.principal!),
+      today: parisDay(this.clock.now()),
+    });
   }
 }

@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { DeclarationsController } from './declarations.controller';
 import { RulesPool } from './rules-pool';
 
-/** /v1/declarations/validate: free, the rules of libs/rules and nothing else. */
-@Module({ controllers: [DeclarationsController], providers: [RulesPool] })
+/**
+ * /v1/declarations/validate and /v1/declarations/import: free, the rules of libs/rules (and the
+ * spreadsheet reading of libs/sheets) and nothing else; the rules threads serve /v1/files/fix too.
+ */
+@Module({ controllers: [DeclarationsController], providers: [RulesPool], exports: [RulesPool] })
 export class DeclarationsModule {}

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { RequestError } from '@ppfile/rules';
 import type { GatewayConfig } from '../config';
-import { RulesPool } from './rules-pool';
-import { THREAD_FAILED, type ValidateTask } from './rules-task';
+import { DEFERRED_BODY_BYTES, RulesPool } from './rules-pool';
+import { THREAD_FAILED, type TaskOf } from './rules-task';
 
 /**
  * The pool's own behaviour, with a stand-in thread script (plain JavaScript, as the compiled
@@ -41,7 +41,8 @@ class StandInPool extends RulesPool {
 }
 
 const config = (rulesThreads: number) => ({ rulesThreads, referenceDataDir: '/lists' }) as GatewayConfig;
-const task = (text: string): ValidateTask => ({
+const task = (text: string): TaskOf<'validate'> => ({
+  kind: 'validate',
   body: new Uint8Array(Buffer.from(text)),
   lang: 'en',
   maxRows: 7,
@@ -59,7 +60,7 @@ describe('RulesPool', () => {
     pool = new StandInPool(new ReferenceDirectory(null), config(2));
     expect(pool.threads).toBe(2);
     const answers = (await Promise.all(
-      ['a', 'b', 'c', 'd'].map((t) => pool.validate(task(t))),
+      ['a', 'b', 'c', 'd'].map((t) => pool.run(task(t))),
     )) as unknown as Echo[];
     expect(answers.map((a) => a.text)).toEqual(['a', 'b', 'c', 'd']);
     expect(answers.every((a) => a.threadId > 0 && a.dir === '/lists')).toBe(true);
@@ -69,27 +70,27 @@ describe('RulesPool', () => {
   it('transfers the body when it owns its memory, copies a view of a larger buffer', async () => {
     pool = new StandInPool(new ReferenceDirectory(null), config(1));
     const owned = task('owned');
-    await pool.validate(owned);
+    await pool.run(owned);
     expect(owned.body.byteLength).toBe(0); // detached: it moved to the thread
     const shared = Buffer.from('xxsharedxx');
     const view = { ...task(''), body: shared.subarray(2, 8) };
-    expect(((await pool.validate(view)) as unknown as Echo).text).toBe('shared');
+    expect(((await pool.run(view)) as unknown as Echo).text).toBe('shared');
     expect(shared.toString()).toBe('xxsharedxx');
   });
 
   it("re-throws a thread's refusal as the RequestError the inline path throws", async () => {
     pool = new StandInPool(new ReferenceDirectory(null), config(1));
-    const refused = await pool.validate(task('refuse')).catch((e: unknown) => e);
+    const refused = await pool.run(task('refuse')).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RequestError);
     expect(refused).toMatchObject({ code: 'LINE_LIMIT_EXCEEDED', message: 'too many', details: { max: 7 } });
-    await expect(pool.validate(task('fail'))).rejects.toThrow(`${THREAD_FAILED}: TypeError`);
+    await expect(pool.run(task('fail'))).rejects.toThrow(`${THREAD_FAILED}: TypeError`);
   });
 
   it('a thread that dies fails its request only, and is replaced', async () => {
     pool = new StandInPool(new ReferenceDirectory(null), config(1));
-    const before = (await pool.validate(task('a'))) as unknown as Echo;
-    await expect(pool.validate(task('exit'))).rejects.toThrow('rules thread died');
-    const after = (await pool.validate(task('b'))) as unknown as Echo;
+    const before = (await pool.run(task('a'))) as unknown as Echo;
+    await expect(pool.run(task('exit'))).rejects.toThrow('rules thread died');
+    const after = (await pool.run(task('b'))) as unknown as Echo;
     expect(after.text).toBe('b');
     expect(after.threadId).not.toBe(before.threadId);
   });
@@ -101,7 +102,33 @@ describe('RulesPool', () => {
     ]) {
       pool = p;
       expect(pool.threads).toBe(0);
-      await expect(pool.validate(task('{'))).rejects.toMatchObject({ code: 'INVALID_JSON' });
+      await expect(pool.run(task('{'))).rejects.toMatchObject({ code: 'INVALID_JSON' });
     }
+  });
+
+  it('sends a large spreadsheet or CSV to a thread; a small one runs inline, on the same function', async () => {
+    pool = new StandInPool(new ReferenceDirectory(null), config(1));
+    const form = { type: 'adf', declarant: 'employer', filename: 'x.csv' };
+    const base = { lang: 'en' as const, maxRows: 50, today: 20261130 };
+    const large = 'x'.repeat(DEFERRED_BODY_BYTES + 1);
+    const threaded = (await pool.run({
+      ...base,
+      kind: 'fix',
+      form,
+      body: new Uint8Array(Buffer.from(large)),
+    })) as unknown as Echo;
+    expect(threaded.text).toBe(large);
+    expect(threaded.threadId).toBeGreaterThan(0);
+    // Inline: the real fix, which reads a one-line file without the official header as rejected.
+    const inline = await pool.run({
+      ...base,
+      kind: 'fix',
+      form,
+      body: new Uint8Array(Buffer.from('a|b\r\n')),
+    });
+    expect(inline.validation.file_rejected).toBe(true);
+    expect(inline.content).toBeUndefined();
+    const imported = pool.run({ ...base, kind: 'import', form, body: new Uint8Array(Buffer.from('a;b\n')) });
+    await expect(imported).rejects.toMatchObject({ code: 'UNREADABLE_FILE' });
   });
 });

@@ -4,11 +4,22 @@ import * as path from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Piscina } from 'piscina';
 import { ReferenceDirectory } from '@ppfile/refdata';
-import { RequestError, type DeclarationValidationResponse } from '@ppfile/rules';
+import { RequestError } from '@ppfile/rules';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
-import { runValidateTask, THREAD_FAILED, type TaskOutcome, type ValidateTask } from './rules-task';
+import {
+  runRulesTask,
+  THREAD_FAILED,
+  type RulesTask,
+  type TaskKind,
+  type TaskOf,
+  type TaskOutcome,
+  type TaskResponses,
+} from './rules-task';
 
-/** Declaration bodies larger than this (bytes read, inflated) are parsed and validated in a rules thread. */
+/**
+ * Declaration bodies larger than this (bytes read, inflated) are parsed and validated in a rules
+ * thread; spreadsheets and CSV files larger than this are imported or fixed there.
+ */
 export const DEFERRED_BODY_BYTES = 256 * 1024;
 
 /**
@@ -23,7 +34,7 @@ export const DEFERRED_BODY_BYTES = 256 * 1024;
 @Injectable()
 export class RulesPool implements OnApplicationShutdown {
   private readonly logger = new Logger('rules-pool');
-  private readonly pool: Piscina<ValidateTask, TaskOutcome> | null = null;
+  private readonly pool: Piscina<RulesTask, TaskOutcome> | null = null;
   private readonly size: number = 0;
 
   constructor(
@@ -34,7 +45,7 @@ export class RulesPool implements OnApplicationShutdown {
     const size = config.rulesThreads ?? Math.max(1, Math.min(4, availableParallelism() - 1));
     if (size > 0 && existsSync(script)) {
       this.size = size;
-      this.pool = new Piscina<ValidateTask, TaskOutcome>({
+      this.pool = new Piscina<RulesTask, TaskOutcome>({
         filename: script,
         minThreads: size,
         maxThreads: size,
@@ -53,9 +64,15 @@ export class RulesPool implements OnApplicationShutdown {
     return this.size;
   }
 
-  /** Validates a declaration body given as JSON bytes; throws RequestError for a refused request. */
-  async validate(task: ValidateTask): Promise<DeclarationValidationResponse> {
-    const outcome = this.pool ? await this.inThread(this.pool, task) : runValidateTask(task, this.references);
+  /**
+   * Runs a task (a declaration body given as JSON bytes, a spreadsheet, a CSV) in a thread, or inline
+   * when it is small or there are no threads; throws RequestError for a refused request.
+   */
+  async run<K extends TaskKind>(task: TaskOf<K>): Promise<TaskResponses[K]> {
+    const threaded = this.pool && (task.kind === 'validate' || task.body.byteLength > DEFERRED_BODY_BYTES);
+    const outcome = threaded
+      ? ((await this.inThread(this.pool, task)) as TaskOutcome<K>)
+      : runRulesTask<K>(task, this.references);
     if (!outcome.ok) throw RequestError.fromPlain(outcome.refused);
     return outcome.response;
   }
@@ -69,7 +86,7 @@ export class RulesPool implements OnApplicationShutdown {
     return path.join(__dirname, 'rules.worker.js');
   }
 
-  private async inThread(pool: Piscina<ValidateTask, TaskOutcome>, task: ValidateTask): Promise<TaskOutcome> {
+  private async inThread(pool: Piscina<RulesTask, TaskOutcome>, task: RulesTask): Promise<TaskOutcome> {
     // The body's bytes move to the thread (transferred, not copied, when they own their memory);
     // the event loop never parses them.
     const bytes = task.body;

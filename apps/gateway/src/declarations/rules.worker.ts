@@ -1,10 +1,10 @@
 import { workerData } from 'node:worker_threads';
 import { ReferenceDirectory } from '@ppfile/refdata';
-import { runValidateTask, THREAD_FAILED, type TaskOutcome, type ValidateTask } from './rules-task';
+import { runRulesTask, THREAD_FAILED, type RulesTask, type TaskOutcome } from './rules-task';
 
 /**
  * A thread of the gateway's rules pool (RulesPool, a piscina pool): validates large declaration
- * bodies off the event loop that serves every other request. Holds its own reference lists
+ * bodies, imports spreadsheets and fixes CSV files off the event loop that serves every other request. Holds its own reference lists
  * (loaded once per thread).
  */
 const references = new ReferenceDirectory(
@@ -12,9 +12,9 @@ const references = new ReferenceDirectory(
 );
 
 /** What piscina calls with each task. */
-export default function validateInThread(task: ValidateTask): TaskOutcome {
+export default function runInThread(task: RulesTask): TaskOutcome {
   try {
-    return runValidateTask(task, references);
+    return runRulesTask(task, references);
   } catch (e) {
     // Only the class crosses to the event loop, not the error itself: its message could quote the request.
     // eslint-disable-next-line preserve-caught-error

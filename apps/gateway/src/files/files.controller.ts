@@ -12,7 +12,7 @@ import {
   UploadedFile,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import type { FileValidationResponse } from '@ppfile/rules';
+import type { FileValidationResponse, FixResponse } from '@ppfile/rules';
 import { ApiError, REQUEST_FIELD_PROBLEMS } from '@ppfile/contract';
 import type { GatewayRequest } from '../common/request-context';
 import { FileReader, PROCESSING_RETRY_AFTER_SECONDS } from './file-reader';
@@ -76,6 +76,17 @@ export class FilesController {
     @UploadFormFields() form: UploadForm,
   ): Promise<FileValidationResponse> {
     return this.uploads.validate({ principal: req.principal!, lang: req.lang, upload: file, form });
+  }
+
+  @Post('fix')
+  @HttpCode(200)
+  // The same form as validate (upload-body.middleware.ts reads it in memory; UploadForm checks it).
+  async fix(
+    @Req() req: GatewayRequest,
+    @UploadedFile() file: { buffer: Buffer; originalname: string },
+    @UploadFormFields() form: UploadForm,
+  ): Promise<FixResponse> {
+    return this.uploads.fix({ principal: req.principal!, lang: req.lang, upload: file, form });
   }
 
   @Get(':id')

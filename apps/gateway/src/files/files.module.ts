@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DeclarationsModule } from '../declarations/declarations.module';
 import { LimitsModule } from '../limits/limits.module';
 import { FileProduction } from './file-production';
 import { FileReader } from './file-reader';
@@ -7,9 +8,9 @@ import { GenerateService } from './generate.service';
 import { IdempotentExecution } from './idempotent-execution';
 import { UploadValidation } from './upload-validation';
 
-/** /v1/files: generation (idempotent, in process or by a job), upload validation, metadata and download. */
+/** /v1/files: generation (idempotent, in process or by a job), upload validation and fix, metadata and download. */
 @Module({
-  imports: [LimitsModule],
+  imports: [LimitsModule, DeclarationsModule],
   controllers: [FilesController],
   providers: [GenerateService, IdempotentExecution, FileProduction, UploadValidation, FileReader],
 })

@@ -5,8 +5,11 @@ import { sendApiError } from '../common/api-exception.filter';
 import { MAX_BODY_BYTES } from '../common/json-body.middleware';
 import type { GatewayRequest } from '../common/request-context';
 
-/** The form's limits: one file, a few short fields (upload-validation.ts names the fields it takes). */
-const FIELD_BYTES = 1024;
+/**
+ * The form's limits: one file, a few short fields (files/dto names the fields each form takes); an
+ * import's `mapping` (a JSON object of headers) is the longest.
+ */
+const FIELD_BYTES = 16 * 1024;
 const FIELDS = 10;
 
 /**
@@ -22,7 +25,7 @@ const readForm = multer({
 }).single('file');
 
 /**
- * POST /v1/files/validate: multipart/form-data only, not compressed (else 415, before anything is
+ * POST /v1/files/validate, /v1/files/fix and /v1/declarations/import: multipart/form-data only, not compressed (else 415, before anything is
  * read: multipart parts carry no Content-Encoding of their own and a compressed form would be read as
  * garbage), then the form read in memory: `req.file` and the text fields in `req.body`.
  */

@@ -2,7 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '@ppfile/contract';
 import { Clock, JobQueue } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
-import { createCsvValidator, parisDay, type FileValidationResponse, type Lang } from '@ppfile/rules';
+import {
+  createCsvValidator,
+  parisDay,
+  resolveKind,
+  type FileValidationResponse,
+  type FixResponse,
+  type Lang,
+} from '@ppfile/rules';
+import { RulesPool } from '../declarations/rules-pool';
 import type { Principal } from '../common/request-context';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import type { UploadForm } from './dto/files.dto';
@@ -23,6 +31,7 @@ export class UploadValidation {
     @Inject(Units) private readonly units: Units,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(RulesPool) private readonly rules: RulesPool,
   ) {}
 
   async validate(input: {
@@ -68,6 +77,49 @@ export class UploadValidation {
       throw e;
     }
     await this.units.commit(reservation, result.file_rejected ? 0 : result.rows_total);
+    return result;
+  }
+
+  /**
+   * POST /v1/files/fix (API.md §14): the same form and the same count as a validation (one unit per
+   * row analysed with a live key, none for a file rejected as a whole), the file fixed and validated
+   * again by libs/rules in memory — in a rules thread when it is large.
+   */
+  async fix(input: {
+    principal: Principal;
+    lang: Lang;
+    upload: { buffer: Buffer };
+    form: UploadForm;
+  }): Promise<FixResponse> {
+    const { principal, lang, upload, form: fields } = input;
+    const limit = rowLimit(principal);
+    const form = {
+      type: fields.type,
+      declarant: fields.declarant,
+      spec_version: fields.spec_version,
+      strict_references: fields.strict_references !== 'false',
+    };
+    // A wrong spec_version is refused (400) before any unit is reserved.
+    resolveKind(form, lang);
+    const lines = countDataLines(upload.buffer);
+    if (lines > limit) throw new ApiError('LINE_LIMIT_EXCEEDED', { limit }, { limit, rows: lines });
+    const reservation = await this.units.reserve(principal, lines);
+    let result: FixResponse;
+    try {
+      result = await this.rules.run({
+        kind: 'fix',
+        body: upload.buffer,
+        form,
+        lang,
+        maxRows: limit,
+        today: parisDay(this.clock.now()),
+      });
+    } catch (e) {
+      await this.units.release(reservation).catch(() => undefined);
+      throw e;
+    }
+    const v = result.validation;
+    await this.units.commit(reservation, v.file_rejected ? 0 : v.rows_total);
     return result;
   }
 }
