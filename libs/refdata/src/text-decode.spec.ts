@@ -34,4 +34,13 @@ describe('decodeText', () => {
   it('keeps a U+FEFF that is not at the start', () => {
     expect(decodeText(Buffer.from('a\uFEFFb'))).toBe('a\uFEFFb');
   });
+
+  it('drops a BOM that opens a Windows-1252 body (not read as "ï»¿")', () => {
+    const bytes = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('Code;Libell', 'latin1'),
+      Buffer.from([0xe9]),
+    ]);
+    expect(decodeText(bytes)).toBe('Code;Libellé');
+  });
 });

@@ -14,4 +14,15 @@ describe('decodeText (API.md §14: UTF-8, UTF-8 with BOM, Windows-1252)', () => 
       '\u0081\u008d\u008f\u0090\u009d',
     );
   });
+
+  it('reads the body without its BOM when the body after it is not UTF-8 (Windows-1252)', () => {
+    // "ID_DECLARATION;Nom;Prénom" in Windows-1252 (é E9), opened by a UTF-8 BOM.
+    const bytes = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('ID_DECLARATION;Nom;Pr', 'latin1'),
+      Buffer.from([0xe9]),
+      Buffer.from('nom', 'latin1'),
+    ]);
+    expect(decodeText(bytes)).toEqual({ text: 'ID_DECLARATION;Nom;Prénom', encoding: 'windows-1252' });
+  });
 });

@@ -32,12 +32,14 @@ export function decodeWindows1252(bytes: Uint8Array): string {
  * The text of a spreadsheet export or an official CSV. Valid UTF-8 (after an optional BOM) is read
  * as UTF-8; anything else as Windows-1252 — a byte sequence that is valid UTF-8 is very unlikely to
  * be meant as Windows-1252 (accented capitals followed by two or three symbols), the reverse is
- * the common case.
+ * the common case. A BOM is never part of the text: a file opened by one whose body is not UTF-8
+ * (an editor that added it to a Windows-1252 file) is its body read as Windows-1252, not "ï»¿".
+ * The one decoder of uploaded and official text (libs/refdata reads its exports through it).
  */
 export function decodeText(bytes: Uint8Array): DecodedText {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const bom = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
   const body = bom ? buf.subarray(3) : buf;
   if (isUtf8(body)) return { text: body.toString('utf8'), encoding: bom ? 'utf-8-bom' : 'utf-8' };
-  return { text: decodeWindows1252(buf), encoding: 'windows-1252' };
+  return { text: decodeWindows1252(body), encoding: 'windows-1252' };
 }
