@@ -113,4 +113,26 @@ describe('import of CSV and TSV (API.md §14)', () => {
     expect(r.declarations).toBe(100);
     expect(r.validation.valid).toBe(true);
   });
+
+  it('sniffs `|` as the reader splits it: a quote is an ordinary character there (API.md §4)', () => {
+    // Each row holds a comma, then a quote that never closes: were `"` quoting with `|`, the rows
+    // would split into fewer fields than the header and the comma would look like the separator.
+    const third = ROW_A.map((v, i) => (i === 2 ? 'U3' : v));
+    const rows = [
+      HEADER,
+      ...[ROW_A, ROW_B, third].map((r) => r.map((v, i) => (i === 1 ? `${v}, lot A` : i === 3 ? `"${v}` : v))),
+    ];
+    const text = csv('|', rows);
+    expect(sniffDelimited(Buffer.from(text)).separator).toBe('|');
+    const r = importOf(Buffer.from(text), { filename: 'officiel.csv' });
+    expect(r.rows_read).toBe(3);
+    expect((r.body.declarations[0]!.training as Record<string, string>).name).toBe('"SST');
+  });
+
+  it('keeps the first header of a Windows-1252 file opened by a UTF-8 BOM', () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), windows1252(csv(';', [HEADER, ROW_A]))]);
+    const r = importOf(bytes, { filename: 'export.csv' });
+    expect(r.mapping[0]).toMatchObject({ header: 'Session', column: 'ID_DECLARATION', cell: 'A1' });
+    expect(r.unmapped_headers).toEqual([]);
+  });
 });

@@ -16,8 +16,9 @@ export interface DelimitedText {
 /**
  * A CSV or TSV export (API.md §14): its encoding (UTF-8 with or without BOM, or Windows-1252; libs/rules
  * decodeText, the one the fix uses) and its separator — of `;` `,` tab and `|`, the one that splits the
- * most of the first lines into the same number (≥ 2) of fields, outside quotes; ties go to that order
- * (`;` first: a French Excel's "CSV" uses it, and a `,` may be a decimal comma).
+ * most of the first lines into the same number (≥ 2) of fields — outside quotes, except for `|`, the
+ * official format's separator, where `"` is an ordinary character as the reader takes it; ties go to
+ * that order (`;` first: a French Excel's "CSV" uses it, and a `,` may be a decimal comma).
  */
 export function sniffDelimited(bytes: Uint8Array): DelimitedText {
   const { text, encoding } = decodeText(bytes);
@@ -41,16 +42,25 @@ export function sniffDelimited(bytes: Uint8Array): DelimitedText {
   return { text, encoding, separator: best };
 }
 
-/** Fields of one line, quotes respected (a quoted field may not close on this line: close enough). */
-function countFields(line: string, sep: string): number {
+/**
+ * Fields of one line as readDelimited splits it: quotes respected (a quoted field may not close on
+ * this line: close enough), except with `|`, which has no quoting (API.md §4).
+ */
+function countFields(line: string, sep: Separator): number {
+  const quotes = hasQuoting(sep);
   let n = 1;
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
-    if (c === '"') quoted = !quoted;
+    if (quotes && c === '"') quoted = !quoted;
     else if (c === sep && !quoted) n++;
   }
   return n;
+}
+
+/** Whether `"` quotes a field: RFC 4180 for `,` `;` and tab; never with `|`, the official separator. */
+function hasQuoting(sep: Separator): boolean {
+  return sep !== '|';
 }
 
 /**
@@ -63,10 +73,11 @@ function countFields(line: string, sep: string): number {
  */
 export function readDelimited(source: DelimitedText, budget: ReadBudget, visit: RowVisitor): void {
   const { text, separator } = source;
-  const quotes = separator !== '|';
+  const quotes = hasQuoting(separator);
   const sep = separator.charCodeAt(0);
   let row = 0;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  // decodeText has already removed a BOM.
+  let i = 0;
   const n = text.length;
   while (i < n) {
     row++;

@@ -328,6 +328,22 @@ describe('importSheet: declarations', () => {
     expect((r.body.declarations[0]!.training as Record<string, unknown>).name).toBe('SST');
   });
 
+  it('groups and compares on the cleaned value (trim + NFC, libs/rules): "S1" and "S1 " are one declaration, a trailing space differs in nothing', () => {
+    const r = importOf(
+      sheet(
+        officialRows([
+          { ID_DECLARATION: 'S1', NOM_FORMATION: 'Sécurité' },
+          { ID_DECLARATION: 'S1 ', NOM_FORMATION: 'Se\u0301curite\u0301 ' },
+          { ID_DECLARATION: ' S1', NOM_FORMATION: ' Sécurité' },
+        ]),
+      ),
+    );
+    expect(r.declarations).toBe(1);
+    expect(r.issues).toEqual([]);
+    expect((r.body.declarations[0]!.holders as unknown[]).length).toBe(3);
+    expect(r.validation.valid).toBe(true);
+  });
+
   it('skips empty rows and rows whose only cells are under unmapped headers', () => {
     const rows = officialRows([{}, {}]);
     rows[0]!.push('Notes');
@@ -403,6 +419,22 @@ describe('importSheet: headers', () => {
     // "holders.unique_id" is not a JSON field name (unique_id is); the label names ID_UNIQUE_PARTENAIRE.
     expect(r.unmapped_headers).toEqual(['holders.unique_id']);
     expect(r.validation.valid).toBe(true);
+  });
+
+  it('needs three different columns in the header row: three headers naming one column are not a header row', () => {
+    const rows: CellInput[][] = [
+      ['Nom', 'Nom de famille', 'NOM_TITULAIRE', 'Commentaire'],
+      ['DUPONT', 'DUPONT', 'DUPONT', 'x'],
+    ];
+    expect(() => importOf(sheet(rows))).toThrow(
+      expect.objectContaining({ code: 'UNREADABLE_FILE', details: { reason: 'no_header_row' } }),
+    );
+    // Two of them with a third column is one.
+    const three: CellInput[][] = [
+      ['Nom', 'Nom de famille', 'NIR', 'Session'],
+      ['DUPONT', 'DUPONT', NIR_A, 'S1'],
+    ];
+    expect(importOf(sheet(three)).header_row).toBe(1);
   });
 
   it('lets an explicit mapping override detection, and ignore a header with null', () => {

@@ -12,6 +12,7 @@ import {
   type Lang,
   type Normalization,
   type RulesEnvironment,
+  ValueNormalizer,
 } from '@ppfile/rules';
 import { columnLetters, sheetPrefix, type Cell, type SheetRow } from './cells';
 import { readDelimited, sniffDelimited } from './delimited-reader';
@@ -276,7 +277,9 @@ class SheetReader {
   private tryHeader(row: SheetRow): void {
     const found = row.cells.map(({ col, cell }) => ({ col, text: headerText(cell) }));
     const matches = found.map((h) => ({ ...h, m: h.text === '' ? undefined : this.match(h.text) }));
-    if (matches.filter((h) => h.m?.column).length < HEADER_MIN_MATCHES) return;
+    // Three different official columns: "Nom", "Nom de famille" and "NOM_TITULAIRE" are one.
+    const distinct = new Set(matches.flatMap((h) => (h.m?.column ? [h.m.column.name] : [])));
+    if (distinct.size < HEADER_MIN_MATCHES) return;
     this.headerFound = true;
     this.headerRow = row.row;
     for (const { col, text, m } of matches) {
@@ -351,11 +354,13 @@ class SheetReader {
     this.rowsRead++;
     if (this.env.maxRows !== undefined) checkRowLimit(this.rowsRead, this.env.maxRows, this.lang);
 
+    // Rows are grouped by the value the body's validation will hold: "S1" and "S1 " are one declaration.
     const id = values.get('ID_DECLARATION');
-    let decl = typeof id === 'string' && id.trim() !== '' ? this.byId.get(id) : undefined;
+    const key = typeof id === 'string' ? cleanText(id) : '';
+    let decl = key !== '' ? this.byId.get(key) : undefined;
     if (!decl) {
       decl = this.openDeclaration(row.row, values);
-      if (typeof id === 'string' && id.trim() !== '') this.byId.set(id, decl);
+      if (key !== '') this.byId.set(key, decl);
     } else {
       for (const column of this.columns) {
         if (column.level !== 'declaration' || !this.colOf.has(column.name)) continue;
@@ -478,12 +483,22 @@ class SheetReader {
   }
 }
 
-/** Values compared across a declaration's rows: as the body would hold them. */
+/**
+ * libs/rules' own cleanup of a text value (white space trimmed, NFC: the ValueNormalizer of every JSON
+ * body), unlogged here: the body keeps the first row's text and its validation lists the cleanup.
+ */
+const CLEANUP = new ValueNormalizer({ add: () => undefined });
+const NO_FIELD = (): string => '';
+function cleanText(value: string): string {
+  return CLEANUP.text(value, NO_FIELD, '');
+}
+
+/** Values compared across a declaration's rows: as the body's validation will hold them (cleaned). */
 function signatureOf(value: BodyValue | undefined): string {
   if (value === undefined) return '';
-  if (typeof value === 'string') return `s${value}`;
+  if (typeof value === 'string') return `s${cleanText(value)}`;
   if (typeof value === 'boolean') return value ? 'b1' : 'b0';
-  return `a${value.join('\u0000')}`;
+  return `a${value.map(cleanText).join('\u0000')}`;
 }
 
 /** A header but no data row: nothing to validate; the warning CSV validation gives (NO_DATA_ROWS). */
