@@ -3,6 +3,7 @@ import type { FileValidationResponse } from './csv-validator';
 import { ValueNormalizer, type NormalizationRule, type NormalizationSink } from './json-rows';
 import type { ColumnSpec } from './spec/types';
 import { decodeText } from './text-decoding';
+import { hasFrDateShape } from './values/dates';
 
 /**
  * What fixing a file may change besides values (API.md §14 "Fix"): the bytes of a UTF-8 BOM,
@@ -57,7 +58,6 @@ class ChangeLog implements NormalizationSink {
 }
 
 const NO_FIELD = (): string => '';
-const FR_DATE_SHAPE = /^\d\d\/\d\d\/\d{4}$/;
 
 /** Cells of codes that no normalization would change: digits (and NSF's lower-case letter), RS upper-case. */
 const CLEAN_CODES: Readonly<Record<string, RegExp>> = {
@@ -132,7 +132,7 @@ function fixCell(values: ValueNormalizer, column: ColumnSpec, cell: string): str
       return values.enumValue(cell, NO_FIELD, column);
     case 'date':
       // A date already written dd/mm/yyyy is what the file wants (an impossible one stays an error).
-      if (FR_DATE_SHAPE.test(cell)) return cell;
+      if (hasFrDateShape(cell)) return cell;
       return values.date(cell, NO_FIELD, column.name);
     case 'nir':
       return values.nir(cell, NO_FIELD, column.name);

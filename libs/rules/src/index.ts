@@ -20,6 +20,7 @@ export * from './values/dates';
 export * from './values/filing-deadline';
 export * from './values/nir';
 export * from './values/siret';
+export { trimWhiteSpace } from './values/text';
 export * from './csv-fixer';
 export * from './text-decoding';
 export * from './catalogue';

@@ -179,6 +179,44 @@ describe('importSheet: cells (API.md §14)', () => {
     );
   });
 
+  it('lists d/m/yyyy written dd/mm/yyyy as DATE_REFORMATTED at its cell (API.md §5: no change unlisted)', () => {
+    const r = importOf(
+      sheet(
+        officialRows([
+          { DATE_DEBUT_FORMATION: '1/9/2026', DATE_DEBUT_VALIDITE: '15/09/2026' },
+          { DATE_DEBUT_FORMATION: '01/09/2026', DATE_DEBUT_VALIDITE: '5/10/2026' },
+          { ID_DECLARATION: 'S2', DATE_DEBUT_VALIDITE: '2026-09-15' },
+        ]),
+      ),
+    );
+    expect(r.issues).toEqual([]);
+    expect((r.body.declarations[0]!.training as Record<string, string>).start_date).toBe('01/09/2026');
+    expect(holderOf(r, 0, 1).validity_start).toBe('05/10/2026');
+    // D: DATE_DEBUT_FORMATION, H: DATE_DEBUT_VALIDITE; in the body's order, among the validation's own.
+    expect(r.validation.normalizations).toEqual([
+      {
+        field: 'declarations[0].training.start_date',
+        column: 'DATE_DEBUT_FORMATION',
+        rule: 'DATE_REFORMATTED',
+        cell: 'Declarations!D2',
+      },
+      {
+        field: 'declarations[0].holders[1].validity_start',
+        column: 'DATE_DEBUT_VALIDITE',
+        rule: 'DATE_REFORMATTED',
+        cell: 'Declarations!H3',
+      },
+      {
+        field: 'declarations[1].holders[0].validity_start',
+        column: 'DATE_DEBUT_VALIDITE',
+        rule: 'DATE_REFORMATTED',
+        cell: 'Declarations!H4',
+      },
+    ]);
+    expect(r.validation.normalization_count).toBe(3);
+    expect(r.validation.valid).toBe(true);
+  });
+
   it('reads a number in a NIR, SIRET or code column as its digits; a decimal part is UNREADABLE_NUMBER', () => {
     const r = importOf(
       sheet(

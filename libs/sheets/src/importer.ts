@@ -11,6 +11,7 @@ import {
   type Issue,
   type Lang,
   type Normalization,
+  type NormalizationRule,
   type RulesEnvironment,
   ValueNormalizer,
 } from '@ppfile/rules';
@@ -198,12 +199,19 @@ function parseMapping(raw: unknown, kind: FileKind, lang: Lang): Map<string, Col
 }
 
 interface Declaration {
+  /** Its place in the body's declarations. */
+  index: number;
   json: Json;
   holders: Json[];
   /** Sheet rows of its holders, in order. */
   rows: number[];
   /** Its first row's declaration-level values, to compare later rows with. */
   signature: Map<string, string>;
+}
+
+/** A normalization the reading of a cell made (API.md §5), with the sheet row it comes from. */
+interface OwnNormalization extends Normalization {
+  row: number;
 }
 
 /** The text of a header cell. */
@@ -242,6 +250,8 @@ class SheetReader {
   private sawData = false;
   private readonly issues: SheetIssue[] = [];
   private issueCount = 0;
+  /** The normalizations of §5 the reading of the cells made itself (a d/m/yyyy date), in body order. */
+  private readonly ownNormalizations: OwnNormalization[] = [];
 
   constructor(
     private readonly kind: FileKind,
@@ -338,6 +348,7 @@ class SheetReader {
 
   private dataRow(row: SheetRow): void {
     const values = new Map<string, BodyValue>();
+    const normalized = new Map<string, NormalizationRule>();
     let filled = false;
     for (const { col, cell } of row.cells) {
       const column = this.byCol.get(col);
@@ -347,6 +358,7 @@ class SheetReader {
       const read = readCell(cell, column, this.date1904);
       if (read.issue) this.issue(read.issue.code, row.row, column, { error: read.issue.error });
       if (read.value !== undefined) values.set(column.name, read.value);
+      if (read.normalized) normalized.set(column.name, read.normalized);
     }
     // Empty rows are skipped (API.md §14), and so are rows whose only cells are unmapped.
     if (!filled) return;
@@ -359,7 +371,7 @@ class SheetReader {
     const key = typeof id === 'string' ? cleanText(id) : '';
     let decl = key !== '' ? this.byId.get(key) : undefined;
     if (!decl) {
-      decl = this.openDeclaration(row.row, values);
+      decl = this.openDeclaration(row.row, values, normalized);
       if (key !== '') this.byId.set(key, decl);
     } else {
       for (const column of this.columns) {
@@ -375,13 +387,24 @@ class SheetReader {
     for (const column of this.columns) {
       if (column.level !== 'holder') continue;
       const value = values.get(column.name);
-      if (value !== undefined) holder[column.json.path] = value;
+      if (value === undefined) continue;
+      holder[column.json.path] = value;
+      const rule = normalized.get(column.name);
+      if (rule) {
+        const field = `declarations[${decl.index}].holders[${decl.holders.length}].${column.json.path}`;
+        this.ownNormalizations.push({ field, column: column.name, rule, row: row.row });
+      }
     }
     decl.holders.push(holder);
     decl.rows.push(row.row);
   }
 
-  private openDeclaration(row: number, values: Map<string, BodyValue>): Declaration {
+  private openDeclaration(
+    row: number,
+    values: Map<string, BodyValue>,
+    normalized: ReadonlyMap<string, NormalizationRule>,
+  ): Declaration {
+    const index = this.declarations.length;
     const json: Json = {};
     const signature = new Map<string, string>();
     const presence = this.columns.find((c) => c.json.kind === 'training_presence');
@@ -402,10 +425,15 @@ class SheetReader {
       }
       const parent = (json[head] ??= {}) as Json;
       parent[tail] = value;
+      const rule = normalized.get(column.name);
+      if (rule) {
+        const field = `declarations[${index}].${column.json.path}`;
+        this.ownNormalizations.push({ field, column: column.name, rule, row });
+      }
     }
     // PRESENCE_FORMATION = OUI with no training cell still states a training (its fields then missing).
     if (withTraining === true && json.training === undefined) json.training = {};
-    const decl: Declaration = { json, holders: [], rows: [], signature };
+    const decl: Declaration = { index, json, holders: [], rows: [], signature };
     this.declarations.push(decl);
     return decl;
   }
@@ -474,13 +502,44 @@ class SheetReader {
       const col = this.colOf.get(n.column);
       return { ...n, cell: col === undefined ? `${this.prefix}!${src}:${src}` : this.cellRef(col, src) };
     };
+    // The reading's own normalizations (only a field with a value has one, so a decl-level column's
+    // is only that of a declaration's first row), among the validation's, in the body's order.
+    const own = this.ownNormalizations.map((n): CellNormalization => ({
+      field: n.field,
+      column: n.column,
+      rule: n.rule,
+      cell: this.cellRef(this.colOf.get(n.column)!, n.row),
+    }));
+    const normalizations = own.length
+      ? sortByField([...response.normalizations.map(normalization), ...own], this.columns).slice(
+          0,
+          this.kind.spec.limits.maxErrorsListed,
+        )
+      : response.normalizations.map(normalization);
     return {
       ...response,
       errors: response.errors.map(point),
       warnings: response.warnings.map(point),
-      normalizations: response.normalizations.map(normalization),
+      normalization_count: response.normalization_count + own.length,
+      normalizations,
     };
   }
+}
+
+/**
+ * Normalizations in the body's order, as the validation lists them: declaration after declaration,
+ * its own fields before its holders', holder after holder, columns in the official order.
+ */
+function sortByField(list: CellNormalization[], columns: readonly ColumnSpec[]): CellNormalization[] {
+  const order = new Map(columns.map((c, i) => [c.name, i]));
+  const key = (n: CellNormalization): [number, number, number] => {
+    const m = /^declarations\[(\d+)\](?:\.holders\[(\d+)\])?/.exec(n.field);
+    return [Number(m?.[1] ?? 0), m?.[2] === undefined ? -1 : Number(m[2]), order.get(n.column) ?? 0];
+  };
+  return list
+    .map((n) => ({ n, k: key(n) }))
+    .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1] || a.k[2] - b.k[2])
+    .map(({ n }) => n);
 }
 
 /**

@@ -1,5 +1,12 @@
-import { formatFrDate, type ColumnSpec } from '@ppfile/rules';
-import { trimWhiteSpace } from '@ppfile/rules/values/text';
+import {
+  formatFrDate,
+  hasFrDateShape,
+  hasIsoDateShape,
+  padFrDate,
+  trimWhiteSpace,
+  type ColumnSpec,
+  type NormalizationRule,
+} from '@ppfile/rules';
 import { serialToDay, type Cell } from './cells';
 import type { SheetIssueCode } from './messages';
 
@@ -10,13 +17,15 @@ export interface ReadCell {
   /** Absent: the column is left out of the body (an empty cell, or one that cannot be read). */
   value?: BodyValue;
   issue?: { code: SheetIssueCode; error?: string };
+  /**
+   * A normalization of API.md §5 the reading made itself (a text date d/m/yyyy written dd/mm/yyyy:
+   * DATE_REFORMATTED), which the import lists among the validation's normalizations, at the cell.
+   */
+  normalized?: NormalizationRule;
 }
 
 /** Multi-valued cells split on `/`, `,`, `;` or a line break (API.md §14). */
 const MULTI = /[/,;\r\n\u2028\u2029]+/;
-const FR_DATE = /^\d{2}\/\d{2}\/\d{4}$/;
-const SHORT_FR_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const YES = new Set(['oui', 'yes', 'true', 'vrai', '1', 'x']);
 const NO = new Set(['non', 'no', 'false', 'faux', '0']);
 
@@ -66,7 +75,7 @@ function asText(cell: Exclude<Cell, { k: 'error' }>, date1904: boolean): string 
     case 'bool':
       return cell.v ? 'OUI' : 'NON';
     case 'iso':
-      return ISO_DATE.test(cell.v.slice(0, 10)) ? cell.v.slice(0, 10) : cell.v;
+      return hasIsoDateShape(cell.v.slice(0, 10)) ? cell.v.slice(0, 10) : cell.v;
     case 'number': {
       if (cell.date) {
         const day = serialToDay(cell.v, date1904);
@@ -98,7 +107,7 @@ function readDate(cell: Exclude<Cell, { k: 'error' }>, date1904: boolean): ReadC
     }
     case 'iso': {
       const iso = cell.v.slice(0, 10);
-      return ISO_DATE.test(iso) ? { value: iso } : { value: cell.v, issue: { code: 'UNREADABLE_DATE' } };
+      return hasIsoDateShape(iso) ? { value: iso } : { value: cell.v, issue: { code: 'UNREADABLE_DATE' } };
     }
     case 'bool':
       return { issue: { code: 'UNREADABLE_DATE' } };
@@ -106,9 +115,10 @@ function readDate(cell: Exclude<Cell, { k: 'error' }>, date1904: boolean): ReadC
       const text = trimWhiteSpace(cell.v);
       if (text === '') return {};
       // Kept as typed: the body's validation trims it and rewrites yyyy-mm-dd (and lists both).
-      if (FR_DATE.test(text) || ISO_DATE.test(text)) return { value: cell.v };
-      const short = SHORT_FR_DATE.exec(text);
-      if (short) return { value: `${short[1]!.padStart(2, '0')}/${short[2]!.padStart(2, '0')}/${short[3]}` };
+      if (hasFrDateShape(text) || hasIsoDateShape(text)) return { value: cell.v };
+      // d/m/yyyy, which a JSON body does not take: written dd/mm/yyyy here, and listed as such.
+      const padded = padFrDate(text);
+      if (padded !== null) return { value: padded, normalized: 'DATE_REFORMATTED' };
       return { value: cell.v, issue: { code: 'UNREADABLE_DATE' } };
     }
   }

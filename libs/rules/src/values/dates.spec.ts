@@ -6,6 +6,9 @@ import {
   parisDay,
   parseFrDate,
   parseIsoDate,
+  hasFrDateShape,
+  hasIsoDateShape,
+  padFrDate,
 } from './dates';
 
 describe('leap years and impossible days', () => {
@@ -105,5 +108,35 @@ describe('parisDay', () => {
     ['2026-03-29T00:30:00Z', 20260329],
   ])('%s is %i in Paris', (iso, day) => {
     expect(parisDay(new Date(iso))).toBe(day);
+  });
+});
+
+describe('date shapes (the shape only; the checker judges the day)', () => {
+  it('hasFrDateShape and hasIsoDateShape', () => {
+    expect(hasFrDateShape('31/02/2026')).toBe(true);
+    expect(hasFrDateShape('5/1/2026')).toBe(false);
+    expect(hasFrDateShape('05-01-2026')).toBe(false);
+    expect(hasFrDateShape('0a/01/2026')).toBe(false);
+    expect(hasIsoDateShape('2026-02-31')).toBe(true);
+    expect(hasIsoDateShape('2026-2-3')).toBe(false);
+  });
+
+  it('padFrDate writes d/m/yyyy as dd/mm/yyyy, and nothing else', () => {
+    expect(padFrDate('5/1/2026')).toBe('05/01/2026');
+    expect(padFrDate('15/1/2026')).toBe('15/01/2026');
+    expect(padFrDate('5/11/2026')).toBe('05/11/2026');
+    expect(padFrDate('05/01/2026')).toBe('05/01/2026');
+    expect(padFrDate('31/2/2026')).toBe('31/02/2026');
+    for (const text of [
+      '5/1/26',
+      '/1/2026',
+      '5//2026',
+      '123/1/2026',
+      '5/1/2026 ',
+      'a/1/2026',
+      '5/1/20x6',
+      '5-1-2026',
+    ])
+      expect(padFrDate(text)).toBeNull();
   });
 });

@@ -35,6 +35,50 @@ export function parseIsoDate(value: string): DayNumber | null {
   return isValidDay(y, mo, d) ? y * 10000 + mo * 100 + d : null;
 }
 
+/**
+ * Whether a value is written dd/mm/yyyy (two, two and four digits), possible day or not: the shape
+ * the file takes, whose day the checker judges (INVALID_DATE).
+ */
+export function hasFrDateShape(value: string): boolean {
+  return (
+    value.length === 10 &&
+    value.charCodeAt(2) === 47 &&
+    value.charCodeAt(5) === 47 &&
+    digits(value, 0, 2) >= 0 &&
+    digits(value, 3, 5) >= 0 &&
+    digits(value, 6, 10) >= 0
+  );
+}
+
+/** Whether a value is written YYYY-MM-DD, possible day or not. */
+export function hasIsoDateShape(value: string): boolean {
+  return (
+    value.length === 10 &&
+    value.charCodeAt(4) === 45 &&
+    value.charCodeAt(7) === 45 &&
+    digits(value, 0, 4) >= 0 &&
+    digits(value, 5, 7) >= 0 &&
+    digits(value, 8, 10) >= 0
+  );
+}
+
+/**
+ * A date as a person types it in a spreadsheet, d/m/yyyy (day and month of one or two digits: 5/1/2026),
+ * written dd/mm/yyyy (05/01/2026) — the DATE_REFORMATTED of API.md §5; null when the value is not that
+ * shape. Whether the day exists is left to the checker (INVALID_DATE), as for dd/mm/yyyy.
+ */
+export function padFrDate(value: string): string | null {
+  const first = value.indexOf('/');
+  const second = value.indexOf('/', first + 1);
+  if (first < 1 || first > 2 || second - first < 2 || second - first > 3 || value.length - second !== 5)
+    return null;
+  const d = digits(value, 0, first);
+  const m = digits(value, first + 1, second);
+  const y = value.slice(second + 1);
+  if (d < 0 || m < 0 || digits(y, 0, 4) < 0) return null;
+  return `${pad2(d)}/${pad2(m)}/${y}`;
+}
+
 /** The number written by value[start, end), or -1 when a character is not a digit. */
 function digits(value: string, start: number, end: number): number {
   let n = 0;
