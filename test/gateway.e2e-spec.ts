@@ -909,6 +909,67 @@ describe('idempotency (409)', () => {
     expect(JSON.stringify(row?.responseBody)).not.toContain('ID_DECLARATION|');
   });
 
+  it('store: false, the gateway gone after the file was recorded and counted: the retry is answered from it, counted once', async () => {
+    const org = await gw.organization('pro');
+    const b = { ...body(3), options: { store: false } };
+    const month = monthOf(gw.clock.now());
+    // As if the process died between the file's transaction and the reply's: the reply is never
+    // kept and the claim is not dropped (a trigger refuses both, for this key only).
+    await gw.prisma.$executeRawUnsafe(`
+      CREATE FUNCTION crash_after_file() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF OLD."key" = 'crash' AND (TG_OP = 'DELETE' OR NEW."state"::text = 'COMPLETED') THEN
+          RAISE EXCEPTION 'the gateway is gone';
+        END IF;
+        RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+      END $$`);
+    await gw.prisma.$executeRawUnsafe(
+      `CREATE TRIGGER crash_after_file BEFORE UPDATE OR DELETE ON "idempotency_records"
+         FOR EACH ROW EXECUTE FUNCTION crash_after_file()`,
+    );
+    let first: request.Response;
+    try {
+      first = await request(gw.http)
+        .post('/v1/files/generate')
+        .set(bearer(org.live))
+        .set('Idempotency-Key', 'crash')
+        .send(b);
+    } finally {
+      await gw.prisma.$executeRawUnsafe('DROP TRIGGER crash_after_file ON "idempotency_records"');
+      await gw.prisma.$executeRawUnsafe('DROP FUNCTION crash_after_file()');
+    }
+    expect(first.status).toBe(500);
+    const claim = await gw.prisma.idempotencyRecord.findFirst({ where: { key: 'crash' } });
+    expect(claim).toMatchObject({ state: 'IN_PROGRESS', fileId: expect.stringMatching(/^file_/) });
+    expect((await gw.stores.usage.getUsage(org.id, month)).used).toBe(3);
+    // Within the claim's lease the key is busy; after it, the file it accepted answers the retry.
+    expectError(
+      await request(gw.http)
+        .post('/v1/files/generate')
+        .set(bearer(org.live))
+        .set('Idempotency-Key', 'crash')
+        .send(b),
+      409,
+      'IDEMPOTENCY_IN_PROGRESS',
+    );
+    gw.clock.advance((gw.config.queue.waitSeconds + 61) * 1000);
+    const retry = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.live))
+      .set('Idempotency-Key', 'crash')
+      .send(b);
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body.file_id).toBe(claim!.fileId);
+    expect(typeof retry.body.content).toBe('string');
+    expect(
+      createHash('sha256')
+        .update(retry.body.content as string)
+        .digest('hex'),
+    ).toBe(retry.body.sha256);
+    expect((await gw.stores.usage.getUsage(org.id, monthOf(gw.clock.now()))).used).toBe(3);
+  });
+
   it('10 concurrent identical requests: one file, counted once; the others replay or get IDEMPOTENCY_IN_PROGRESS', async () => {
     const org = await gw.organization('pro');
     const b = body(4);

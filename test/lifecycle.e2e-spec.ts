@@ -174,6 +174,30 @@ describe('the file lifecycle', () => {
     expect(await storage.exists(late.objectKey!)).toBe(false);
   });
 
+  it('a stale copy of a record another run finished writes nothing over its object', async () => {
+    const record = await lifecycle.open({ record: accepted(2), reservationId: await reserve(2) });
+    const file = generated();
+    await lifecycle.store(record, file, 24);
+    const other = { ...file, content: Buffer.from('not the file') };
+    await expect(lifecycle.store(record, other, 24)).resolves.toMatchObject({ status: 'available' });
+    expect(await storage.get(record.objectKey!)).toEqual(file.content);
+  });
+
+  it('a reservation is released by the reconciler only while no file is at work on it, and a released one accepts no file', async () => {
+    const held = await reserve(4);
+    const record = await lifecycle.open({ record: accepted(4), reservationId: held });
+    await expect(
+      stores.ledger.release({ reservationId: held }, undefined, { unlessProcessing: true }),
+    ).resolves.toBe(false);
+    await lifecycle.fail(record.id, { error: { code: 'INTERNAL_ERROR' } } as never);
+
+    const released = await reserve(1);
+    await expect(stores.ledger.release({ reservationId: released })).resolves.toBe(true);
+    const late = accepted(1);
+    await expect(lifecycle.open({ record: late, reservationId: released })).rejects.toThrow(/no longer held/);
+    await expect(stores.files.getFileRecord(late.id)).resolves.toBeNull();
+  });
+
   it('records a store: false file finished, its units committed at once', async () => {
     const before = await used();
     const reservationId = await reserve(3);

@@ -120,9 +120,17 @@ export class IdempotencyStore {
     return count;
   }
 
-  /** Drops an unfinished claim so that a retry after a failure can proceed. */
+  /**
+   * Drops an unfinished claim so that a retry after a failure can proceed — unless the request had
+   * accepted a file that did not fail (its units are counted, or will be): then the claim stays, and
+   * a retry after its lease is answered from that file instead of producing and counting another.
+   */
   async abandonIdempotent(apiKeyId: string, key: string): Promise<void> {
-    await this.prisma.idempotencyRecord.deleteMany({ where: { apiKeyId, key, state: 'IN_PROGRESS' } });
+    await this.prisma.$executeRaw`
+      DELETE FROM "idempotency_records" i
+       WHERE i."api_key_id" = ${apiKeyId} AND i."key" = ${key} AND i."state" = 'IN_PROGRESS'
+         AND (i."file_id" IS NULL
+              OR NOT EXISTS (SELECT 1 FROM "files" f WHERE f."id" = i."file_id" AND f."status" <> 'FAILED'))`;
   }
 
   /** Deletes records past their 24 hours (they already count as absent); returns how many. */

@@ -134,16 +134,22 @@ export class UnitLedger {
   async release(
     where: { reservationId: string } | { fileId: string },
     db: Db = this.prisma,
+    options: { unlessProcessing?: boolean } = {},
   ): Promise<boolean> {
     const now = this.clock().toISOString();
     const byId = 'reservationId' in where ? where.reservationId : null;
     const byFile = 'fileId' in where ? where.fileId : null;
+    // unlessProcessing: the reconciler's release of a stale reservation, kept when a file still at
+    // work holds it (decided in the statement itself, not by an earlier read).
+    const unlessProcessing = options.unlessProcessing === true;
     const rows = await db.$queryRaw<{ id: string }[]>`
       WITH done AS (
-        UPDATE "unit_reservations"
+        UPDATE "unit_reservations" r
            SET "state" = 'RELEASED', "updated_at" = ${now}::timestamp(3)
-         WHERE "state" = 'RESERVED' AND ("id" = ${byId}::text OR "file_id" = ${byFile}::text)
-        RETURNING "id", "organization_id", "month", "mode", "units"
+         WHERE r."state" = 'RESERVED' AND (r."id" = ${byId}::text OR r."file_id" = ${byFile}::text)
+           AND NOT (${unlessProcessing}::boolean AND EXISTS (
+                 SELECT 1 FROM "files" f WHERE f."id" = r."file_id" AND f."status" = 'PROCESSING'))
+        RETURNING r."id", r."organization_id", r."month", r."mode", r."units"
       ), counter AS (
         UPDATE "usage_counters" c
            SET "used" = GREATEST(c."used" - CASE WHEN done."mode" = 'LIVE' THEN done."units" ELSE 0 END, 0),
@@ -159,7 +165,12 @@ export class UnitLedger {
 
   /** Links a reservation to the file it pays for (the file is created in the same transaction). */
   async attachFile(reservationId: string, fileId: string, db: Db = this.prisma): Promise<void> {
-    await db.unitReservation.update({ where: { id: reservationId }, data: { fileId } });
+    // Only a reservation still held: one the reconciler released meanwhile fails the file's acceptance.
+    const { count } = await db.unitReservation.updateMany({
+      where: { id: reservationId, state: 'RESERVED' },
+      data: { fileId },
+    });
+    if (count !== 1) throw new Error('the reservation is no longer held');
   }
 
   /** The month's counter and what the ledger says it is made of. */

@@ -129,8 +129,9 @@ export class FileLifecycle {
     record: AcceptedFile;
     reservationId: string | null;
     file: GeneratedFile;
+    claim?: ClaimRef | null;
   }): Promise<FileRecord> {
-    const { record, reservationId, file } = input;
+    const { record, reservationId, file, claim } = input;
     const done = await this.prisma.$transaction(async (tx) => {
       const created = await this.create(
         tx,
@@ -145,6 +146,7 @@ export class FileLifecycle {
         },
         'not_stored',
       );
+      if (claim) await this.deps.stores.idempotency.attachFile(claim.apiKeyId, claim.key, record.id, tx);
       let committed: CommittedUnits | null = null;
       if (reservationId) {
         await this.deps.stores.ledger.attachFile(reservationId, record.id, tx);
@@ -163,6 +165,9 @@ export class FileLifecycle {
    */
   async store(record: FileRecord, file: GeneratedFile, retentionHours: number): Promise<FileRecord> {
     if (record.status !== 'processing' || !record.objectKey) return record;
+    // A stale copy of a record another run has finished writes no object over the finished one's.
+    const current = await this.deps.stores.files.getFileRecord(record.id);
+    if (current?.status !== 'processing') return current ?? record;
     await this.deps.storage.put(record.objectKey, file.content, CSV_TYPE);
     const expiresAt = new Date(this.deps.now().getTime() + retentionHours * 3600_000);
     const committed = await this.prisma.$transaction(async (tx) => {
@@ -279,7 +284,14 @@ export class FileLifecycle {
   async releaseStaleReservations(before: Date, limit: number): Promise<number> {
     let released = 0;
     for (const stale of await this.deps.stores.ledger.listStale(before, limit)) {
-      if (await this.deps.stores.ledger.release({ reservationId: stale.id })) released++;
+      // Released only if its work is still gone when the statement runs (a file may have been
+      // accepted since the list was read); a reservation released first cannot be attached after.
+      if (
+        await this.deps.stores.ledger.release({ reservationId: stale.id }, undefined, {
+          unlessProcessing: true,
+        })
+      )
+        released++;
     }
     return released;
   }

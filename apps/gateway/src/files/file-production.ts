@@ -75,6 +75,7 @@ export class FileProduction {
     lang: Lang;
     request: DeclarationRequest;
     call: CallOptions;
+    claim: ClaimRef | null;
     reservation: Reservation;
   }): Promise<Reply> {
     const { principal, lang, request, reservation } = input;
@@ -100,10 +101,13 @@ export class FileProduction {
         requestId: input.call.requestId,
       });
       if (!request.options.store) {
+        // Its units are committed with the record: the claim points at it in the same transaction,
+        // so a retry after a crash here is answered from it (content made again), not counted twice.
         await this.lifecycle.recordNotStored({
           record: { ...base, rows: file.rows, declarations: file.declarations },
           reservationId: reservation?.reservationId ?? null,
           file,
+          claim: input.claim,
         });
         return this.reply({
           fileId: base.id,

@@ -40,7 +40,11 @@ export class GenerateService {
       resume: async (fileId) => {
         const record = await this.files.getFileRecord(fileId);
         if (!record) throw new ApiError('INTERNAL_ERROR');
-        return this.production.replyOfRecord(record, principal);
+        const reply = this.production.replyOfRecord(record, principal);
+        // A `store: false` file a crashed request accepted: its content is made again (never kept).
+        return reply.status === 200 && !reply.body.stored
+          ? { ...reply, body: this.production.replay(reply.body, request, lang) }
+          : reply;
       },
     });
   }

@@ -58,7 +58,8 @@ export class IdempotentExecution {
         return { status: 200, body: options.replay(begun.body as GenerateResponseBody), replayed: true };
       }
       case 'accepted':
-        return this.complete(keyId, key, await options.resume(begun.fileId));
+        // Its first request accepted a file and died: the answer is that file's (a replay, counted once).
+        return this.complete(keyId, key, { ...(await options.resume(begun.fileId)), replayed: true });
     }
     try {
       const reply = await options.execute({ apiKeyId: keyId, key });
