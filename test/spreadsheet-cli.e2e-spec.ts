@@ -185,10 +185,31 @@ describe('ppfile import', () => {
     });
     const fr = ppfile(['import', macro, ...KIND, '--lang', 'fr']);
     expect(fr.stderr).toContain("UNREADABLE_FILE : Le fichier n'est pas un tableur XLSX ou CSV lisible");
+    // A mapping file that is not a JSON object: the import's own answer, as the API's (INVALID_REQUEST).
     const bad = path.join(tmp, 'bad.json');
     writeFileSync(bad, '["NIR"]');
-    expect(ppfile(['import', LIBREOFFICE, ...KIND, '--mapping', bad]).status).toBe(2);
+    const m = ppfile(['import', LIBREOFFICE, ...KIND, '--mapping', bad, '--json']);
+    expect(m.status).toBe(2);
+    expect(JSON.parse(m.stdout).error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: { fields: [expect.objectContaining({ field: 'mapping' })] },
+    });
     expect(ppfile(['import', LIBREOFFICE, ...KIND, '-o', path.join(tmp, 'x.csv')]).status).toBe(2);
+  });
+});
+
+describe('ppfile import and fix: the 20 MB of API.md §14', () => {
+  it('refuse a larger file without reading it whole (UNREADABLE_FILE too_large, exit 2)', () => {
+    const big = path.join(tmp, 'big.csv');
+    writeFileSync(big, Buffer.alloc(20 * 1024 * 1024 + 1, 0x61));
+    for (const command of ['import', 'fix']) {
+      const r = ppfile([command, big, ...KIND, '--json']);
+      expect(r.status).toBe(2);
+      expect(JSON.parse(r.stdout).error).toMatchObject({
+        code: 'UNREADABLE_FILE',
+        details: { reason: 'too_large', limit: 20 * 1024 * 1024 },
+      });
+    }
   });
 });
 

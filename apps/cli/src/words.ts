@@ -151,10 +151,6 @@ const WORDS = {
     (p) => `… ${p.n} more change(s) not shown`,
     (p) => `… ${p.n} modification(s) de plus non affichée(s)`,
   ),
-  mapping_file: entry<{ file: string }>(
-    (p) => `${p.file}: the mapping must be a JSON object { "header": "COLUMN" }`,
-    (p) => `${p.file} : la correspondance doit être un objet JSON { "en-tête": "COLONNE" }`,
-  ),
   output_needs_generate: fixed(
     'import writes a CSV only with --generate: -o goes with it',
     'import n’écrit un CSV qu’avec --generate : -o va avec',

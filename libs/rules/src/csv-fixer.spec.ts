@@ -200,4 +200,13 @@ describe('fixCsv (API.md §14 Fix)', () => {
       expect.objectContaining({ code: 'LINE_LIMIT_EXCEEDED' }),
     );
   });
+
+  it('refuses a file over the spec’s 20 MB before decoding it (UNREADABLE_FILE, reason too_large)', () => {
+    const limit = 20 * 1024 * 1024;
+    const big = Buffer.alloc(limit + 1, 0x61);
+    expect(() => fixCsv(big, req, env)).toThrow(
+      expect.objectContaining({ code: 'UNREADABLE_FILE', details: { reason: 'too_large', limit } }),
+    );
+    expect(() => fixCsv(big.subarray(0, limit), req, env)).not.toThrow();
+  });
 });

@@ -1,5 +1,6 @@
 import { createCsvValidator, resolveKind, type RulesEnvironment } from './api';
 import type { FileValidationResponse } from './csv-validator';
+import { checkFileSize } from './request';
 import { ValueNormalizer, type NormalizationRule, type NormalizationSink } from './json-rows';
 import type { ColumnSpec } from './spec/types';
 import { decodeText } from './text-decoding';
@@ -75,11 +76,13 @@ const CLEAN_CODES: Readonly<Record<string, RegExp>> = {
  * encoding and line endings. Never changed: a code that does not exist, a name, an impossible date,
  * a wrong key; they stay errors of `validation`, the validation of the fixed content. A file whose
  * header or column count is wrong cannot be mended: the answer is then its validation, no content.
- * Throws RequestError (INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, LINE_LIMIT_EXCEEDED).
+ * Throws RequestError (INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, LINE_LIMIT_EXCEEDED, and
+ * UNREADABLE_FILE for a file over the spec's byte limit, before anything is decoded).
  */
 export function fixCsv(bytes: Uint8Array, req: FixRequest, env: RulesEnvironment): FixResponse {
   const lang = env.lang ?? 'en';
   const { spec, type } = resolveKind(req, lang);
+  checkFileSize(bytes.byteLength, spec.limits.maxBytes, lang);
   const columns = spec.tables[type].columns;
   const log = new ChangeLog(spec.limits.maxErrorsListed);
   const decoded = decodeText(bytes);

@@ -346,6 +346,16 @@ const FORMAT_ERROR_MESSAGES: MessageCatalogue<FormatErrorCode> = {
   },
 };
 
+const FILE_TOO_LARGE: Localized<(mb: number) => string> = {
+  en: (mb) => `it is over ${mb} MB, the limit of one file`,
+  fr: (mb) => `il dépasse ${mb} Mo, la limite d'un fichier`,
+};
+
+/** UNREADABLE_FILE's detail for a file over the byte limit (checkFileSize). */
+export function fileTooLargeDetail(limit: number, lang: Lang): string {
+  return localize(FILE_TOO_LARGE, lang)(limit / 1024 / 1024);
+}
+
 export function issueMessage(code: IssueCode, lang: Lang, params: MessageParams): string {
   return localize(ISSUE_MESSAGES[code], lang)(params);
 }

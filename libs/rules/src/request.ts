@@ -1,6 +1,7 @@
 import type { FormatErrorCode } from './codes';
 import {
   FIELD_PROBLEMS,
+  fileTooLargeDetail,
   formatErrorMessage,
   type FieldProblem,
   type Lang,
@@ -319,4 +320,22 @@ export function parseJsonBody(input: string | Uint8Array, lang: Lang): unknown {
 
 export function checkRowLimit(rows: number, limit: number, lang: Lang): void {
   if (rows > limit) throw RequestError.of('LINE_LIMIT_EXCEEDED', lang, { limit }, { limit, rows });
+}
+
+/**
+ * The bytes of one uploaded file, checked before any of them is decoded or inflated (API.md §14:
+ * ≤ 20 MB, the spec's `limits.maxBytes`): the import and the fix refuse a larger one at once, whoever
+ * calls them (the gateway's body reader refuses it first with 413 PAYLOAD_TOO_LARGE; the CLI reads
+ * no further). PAYLOAD_TOO_LARGE is an HTTP code (libs/contract), not one of the format's
+ * (FORMAT_ERROR_CODES): the format's answer is UNREADABLE_FILE, `details.reason` `too_large`.
+ */
+export function checkFileSize(byteLength: number, limit: number, lang: Lang): void {
+  if (byteLength > limit) {
+    throw RequestError.of(
+      'UNREADABLE_FILE',
+      lang,
+      { detail: fileTooLargeDetail(limit, lang) },
+      { reason: 'too_large', limit },
+    );
+  }
 }

@@ -531,4 +531,19 @@ describe('importSheet: limits', () => {
     );
     expect(importOf(sheet(rows.slice(0, 51)), {}, { maxRows: 50 }).rows_read).toBe(50);
   });
+
+  it('refuses a file over the 20 MB of API.md §14 before reading it (UNREADABLE_FILE, reason too_large)', () => {
+    const limit = 20 * 1024 * 1024;
+    // What it holds does not matter: it is not looked at (these bytes would be "not a spreadsheet").
+    const err = (() => {
+      try {
+        importOf(Buffer.alloc(limit + 1), {}, { lang: 'fr' });
+      } catch (e) {
+        return e as RequestError;
+      }
+    })();
+    expect(err).toBeInstanceOf(RequestError);
+    expect(err).toMatchObject({ code: 'UNREADABLE_FILE', details: { reason: 'too_large', limit } });
+    expect(err!.message).toContain('20 Mo');
+  });
 });

@@ -1,4 +1,5 @@
 import {
+  checkFileSize,
   checkRowLimit,
   FIELD_PROBLEMS,
   issueMessage,
@@ -103,12 +104,13 @@ const ISSUE_CAP = 1000;
  * POST /v1/files/generate takes, with where each value came from and the body's validation, every
  * entry naming its cell. Pure: the bytes in memory in, data out; nothing is written anywhere.
  * Throws RequestError: INVALID_REQUEST (form, mapping, unknown sheet), UNSUPPORTED_SPEC_VERSION,
- * UNREADABLE_FILE (not a readable XLSX or CSV, past 200 MB expanded or 1,000,000 cells, no header
- * row), LINE_LIMIT_EXCEEDED (more data rows than env.maxRows).
+ * UNREADABLE_FILE (over the spec's 20 MB, checked first; not a readable XLSX or CSV, past the bounds
+ * of ReadBudget, no header row), LINE_LIMIT_EXCEEDED (more data rows than env.maxRows).
  */
 export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnvironment): ImportResult {
   const lang = env.lang ?? 'en';
   const kind = resolveKind(req, lang);
+  checkFileSize(bytes.byteLength, kind.spec.limits.maxBytes, lang);
   const mapping = parseMapping(req.mapping, kind, lang);
   const budget = new ReadBudget(lang);
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -2,9 +2,11 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { generateResponseBody, newFileId } from '@ppfile/contract';
 import {
+  CURRENT_LIMITS,
   CURRENT_SPEC_VERSION,
   DECLARANTS,
   FILE_TYPES,
+  findSpec,
   fixCsv,
   generateFile,
   type FixResponse,
@@ -29,10 +31,20 @@ import { issuesText, subject, todayOption } from './report';
 
 /** The spreadsheet commands of API.md §14: template, import, fix — offline, nothing stored. */
 
-/** A whole input in memory: the import and the fix analyse a file in memory, as the API does. */
-async function readAll(file: string): Promise<Buffer> {
+/**
+ * A whole input in memory: the import and the fix analyse a file in memory, as the API does. Reading
+ * stops once past the spec's byte limit (20 MB, API.md §14): the library refuses such a file whatever
+ * follows (UNREADABLE_FILE, too_large), so a larger one is never read whole.
+ */
+async function readAll(file: string, specVersion: string | undefined): Promise<Buffer> {
+  const limit = (findSpec(specVersion ?? CURRENT_SPEC_VERSION)?.limits ?? CURRENT_LIMITS).maxBytes;
   const chunks: Buffer[] = [];
-  for await (const chunk of readInput(file)) chunks.push(chunk);
+  let size = 0;
+  for await (const chunk of readInput(file)) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > limit) break;
+  }
   return Buffer.concat(chunks);
 }
 
@@ -85,11 +97,16 @@ export async function importCommand({ values, positionals, output, env, lang }: 
   const file = positionals[0]!;
   const kind = kindOptions(values);
   if (values.output !== undefined && !values.generate) throw usageError('output_needs_generate');
-  const mapping = typeof values.mapping === 'string' ? await readMapping(values.mapping) : undefined;
+  // The mapping file's text goes to the import as a form's field would: importSheet judges it
+  // (INVALID_REQUEST on `mapping`, as the API answers).
+  const mapping =
+    typeof values.mapping === 'string'
+      ? (await readAll(values.mapping, kind.spec_version)).toString('utf8')
+      : undefined;
   const rulesEnv = environment(values, env, lang);
   const strict = values['no-strict-references'] ? false : undefined;
   const result = importSheet(
-    await readAll(file),
+    await readAll(file, kind.spec_version),
     {
       ...kind,
       strict_references: strict,
@@ -105,6 +122,9 @@ export async function importCommand({ values, positionals, output, env, lang }: 
     const body =
       strict === undefined ? result.body : { ...result.body, options: { strict_references: false } };
     // An invalid body is refused as generate refuses it (VALIDATION_FAILED, exit 1), after the cells above.
+    // Its validation runs again here: result.validation names sheet cells, while generate's refusal
+    // carries the validation of the body as the API's generate answers it, and the file is written
+    // in that same pass (libs/rules checkRequest): reusing the import's would need a second answer.
     const generated = generateFile(body, rulesEnv);
     const out = values.output as string | undefined;
     if (out) writeOut(out, generated.content);
@@ -140,17 +160,6 @@ export async function importCommand({ values, positionals, output, env, lang }: 
     output.err(describeImport(subject(file, lang), result, lang));
   }
   return result.validation.valid && result.issue_count === 0 ? EXIT_OK : EXIT_INVALID;
-}
-
-async function readMapping(file: string): Promise<unknown> {
-  const text = (await readAll(file)).toString('utf8');
-  try {
-    const mapping = JSON.parse(text) as unknown;
-    if (typeof mapping === 'object' && mapping !== null && !Array.isArray(mapping)) return mapping;
-  } catch {
-    // worded below
-  }
-  throw usageError('mapping_file', { file });
 }
 
 function cellLines(entries: readonly (SheetIssue | CellIssue)[], label: string, lang: Lang): string {
@@ -218,7 +227,7 @@ export async function fixCommand({ values, positionals, output, env, lang }: Inv
   const kind = kindOptions(values);
   const rulesEnv = environment(values, env, lang);
   const result = fixCsv(
-    await readAll(file),
+    await readAll(file, kind.spec_version),
     { ...kind, strict_references: values['no-strict-references'] ? false : undefined },
     rulesEnv,
   );

@@ -3,6 +3,7 @@
  * or by patching the bytes of a zip, and the environment they are imported in. Never used by
  * production code.
  */
+import type { Lang } from '@ppfile/rules';
 import { testReferences } from '@ppfile/rules/testing/fixtures';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { importSheet, type ImportRequest, type ImportResult } from '../importer';
@@ -23,7 +24,7 @@ export function sheet(
 export function importOf(
   bytes: Uint8Array,
   req: Partial<ImportRequest> = {},
-  env: Partial<typeof ENV> & { maxRows?: number } = {},
+  env: Partial<typeof ENV> & { maxRows?: number; lang?: Lang } = {},
 ): ImportResult {
   return importSheet(
     bytes,
