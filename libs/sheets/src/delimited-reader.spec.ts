@@ -1,6 +1,6 @@
 import { NIR_A, NIR_B } from '@ppfile/rules/testing/fixtures';
 import { readDelimited, sniffDelimited } from './delimited-reader';
-import { ReadBudget } from './unreadable';
+import { ReadBudget, SHEET_LIMITS } from './unreadable';
 import { importOf } from './testing/workbooks';
 
 const HEADER = [
@@ -79,13 +79,13 @@ describe('import of CSV and TSV (API.md §14)', () => {
     expect(r.body.declarations[0]!.id).toBe('"S1"');
   });
 
-  it('counts the non-empty fields of a CSV against the cell bound, not its empty ones', () => {
+  it('counts every field of a CSV as a cell met, empty ones too (the rule of a workbook’s cell elements)', () => {
     const text = `a;b;;;;;;;;;\n;;;;;;;;c;;\n${';'.repeat(5000)}\n`;
-    const read = (maxCells: number) => {
+    const read = (maxCellsMet: number) => {
       const rows: number[] = [];
       readDelimited(
         sniffDelimited(Buffer.from(text)),
-        new ReadBudget('en', { maxExpandedBytes: 1e9, maxCells }),
+        new ReadBudget('en', { ...SHEET_LIMITS, maxCellsMet }),
         (r) => {
           rows.push(r.cells.length);
           return true;
@@ -93,8 +93,15 @@ describe('import of CSV and TSV (API.md §14)', () => {
       );
       return rows;
     };
-    expect(read(3)).toEqual([2, 1, 0]);
-    expect(() => read(2)).toThrow(
+    expect(read(11 + 11 + 5001)).toEqual([2, 1, 0]);
+    expect(() => read(11 + 11 + 5000)).toThrow(
+      expect.objectContaining({ code: 'UNREADABLE_FILE', details: { reason: 'too_many_cells' } }),
+    );
+  });
+
+  it('refuses a CSV of more than 5,000,000 fields, empty ones included, as a workbook of as many empty cells', () => {
+    const text = `${HEADER.join(';')}\r\n${ROW_A.join(';')}\r\n${';'.repeat(SHEET_LIMITS.maxCellsMet)}\r\n`;
+    expect(() => importOf(Buffer.from(text), { filename: 'f.csv' })).toThrow(
       expect.objectContaining({ code: 'UNREADABLE_FILE', details: { reason: 'too_many_cells' } }),
     );
   });

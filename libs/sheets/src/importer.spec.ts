@@ -1,4 +1,4 @@
-import { generateFile, RequestError } from '@ppfile/rules';
+import { findSpec, generateFile, RequestError, type ColumnSpec } from '@ppfile/rules';
 import { NIR_A, NIR_A_KEY, NIR_B, SIRET_A, validBody } from '@ppfile/rules/testing/fixtures';
 import { dayToSerial } from './cells';
 import { ENV, importOf, sheet } from './testing/workbooks';
@@ -546,4 +546,39 @@ describe('importSheet: limits', () => {
     expect(err).toMatchObject({ code: 'UNREADABLE_FILE', details: { reason: 'too_large', limit } });
     expect(err!.message).toContain('20 Mo');
   });
+
+  it('imports a fully filled 50,000-row jdr sheet (29 columns: 1,450,000 cells), as XLSX and as CSV', () => {
+    const columns = findSpec('2026-02')!.tables.jdr.columns;
+    const valueOf = (c: ColumnSpec, i: number): string => {
+      const holder = c.level === 'holder';
+      switch (c.type) {
+        case 'date':
+          return c.name.startsWith('DATE_FIN') ? '15/09/2026' : '14/09/2026';
+        case 'enum':
+          return c.values![0]!;
+        case 'codes':
+          return c.list === 'rome' ? '115650/121885/400635' : c.list === 'nsf' ? '344r' : '42829';
+        case 'nir':
+          return NIR_A;
+        case 'siret':
+          return SIRET_A;
+        case 'url':
+          return `https://preuves.example.fr/${i}`;
+        default:
+          return c.name === 'ID_DECLARATION' ? `S${Math.floor(i / 500)}` : holder ? `${c.name}-${i}` : 'x';
+      }
+    };
+    const rows: string[][] = [columns.map((c) => c.name)];
+    for (let i = 0; i < 50_000; i++) rows.push(columns.map((c) => valueOf(c, i)));
+    expect(rows.slice(1).every((r) => r.every((v) => v !== ''))).toBe(true);
+    const req = { type: 'jdr', declarant: 'training_organization' };
+    const xlsx = importOf(sheet(rows), req, { maxRows: 50_000 });
+    expect([xlsx.rows_read, xlsx.declarations, xlsx.unmapped_headers]).toEqual([50_000, 100, []]);
+    const csv = importOf(
+      Buffer.from(rows.map((r) => r.join(';')).join('\r\n')),
+      { ...req, filename: 'jdr.csv' },
+      { maxRows: 50_000 },
+    );
+    expect([csv.rows_read, csv.declarations]).toEqual([50_000, 100]);
+  }, 120_000);
 });

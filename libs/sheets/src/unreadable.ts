@@ -1,16 +1,36 @@
 import { formatErrorMessage, RequestError, type Lang } from '@ppfile/rules';
 
+/** The bounds of reading one file (ReadBudget), all of them. */
+export interface ReadLimits {
+  /** Bytes inflated from a workbook's zip, all parts together. */
+  readonly maxExpandedBytes: number;
+  /**
+   * Non-empty cells the import does not read into the body — left of, right of or above the header
+   * row's official columns (API.md §14's 1,000,000 cells) — and strings of a workbook's shared-string
+   * table. The cells it reads are bounded by the row limit (50,000 rows × the official columns).
+   */
+  readonly maxCells: number;
+  /**
+   * Every cell a reader meets, empty or not: each XLSX cell element (`<c>`), each field of a CSV
+   * line. A full 50,000-row sheet of 29 jdr columns meets 1,450,050; an empty-cell bomb stops here.
+   */
+  readonly maxCellsMet: number;
+  /** Parts of a workbook: a handful in practice; a zip of thousands of entries is not a workbook. */
+  readonly maxEntries: number;
+}
+
 /**
  * The bounds of API.md §14: a workbook that would expand past 200 MB, or hold more than 1,000,000
- * cells, is refused (400 UNREADABLE_FILE) — checked before the work (the zip's central directory)
- * and while it streams (each inflated byte and each cell is counted), never after.
+ * cells besides those the import reads, is refused (400 UNREADABLE_FILE) — checked before the work
+ * (the zip's central directory) and while it streams (each inflated byte and each cell is counted),
+ * never after. One rule for XLSX and CSV (ReadBudget).
  */
-export const SHEET_LIMITS = {
+export const SHEET_LIMITS: ReadLimits = {
   maxExpandedBytes: 200 * 1024 * 1024,
   maxCells: 1_000_000,
-  /** Parts of a workbook: a handful in practice; a zip of thousands of entries is not a workbook. */
+  maxCellsMet: 5_000_000,
   maxEntries: 10_000,
-} as const;
+};
 
 /** Why a file is not a readable spreadsheet: `details.reason` of UNREADABLE_FILE. */
 export const UNREADABLE_REASONS = {
@@ -43,7 +63,10 @@ export const UNREADABLE_REASONS = {
     en: 'it would expand past 200 MB',
     fr: 'il dépasserait 200 Mo une fois décompressé',
   },
-  too_many_cells: { en: 'more than 1,000,000 cells', fr: 'plus de 1 000 000 de cellules' },
+  too_many_cells: {
+    en: 'more than 1,000,000 cells besides the official columns read, or 5,000,000 cells in all, empty ones included',
+    fr: 'plus de 1 000 000 de cellules hors des colonnes officielles lues, ou 5 000 000 de cellules en tout, vides comprises',
+  },
   bad_xml: {
     en: 'a part of the workbook is not well-formed XML',
     fr: "une partie du classeur n'est pas du XML bien formé",
@@ -66,15 +89,18 @@ export function unreadable(reason: UnreadableReason, lang: Lang): RequestError {
 
 /**
  * What the reading of one file may still spend: inflated bytes and cells, shared by every part and
- * sheet read. Spending past either bound throws UNREADABLE_FILE at once.
+ * sheet read, with one rule for both readers (XLSX and CSV): every cell met counts against
+ * `maxCellsMet`, every non-empty cell the import leaves unread against `maxCells`. Spending past a
+ * bound throws UNREADABLE_FILE at once.
  */
 export class ReadBudget {
   private bytes = 0;
-  private cellCount = 0;
+  private met = 0;
+  private unread = 0;
 
   constructor(
     readonly lang: Lang,
-    private readonly limits: { maxExpandedBytes: number; maxCells: number } = SHEET_LIMITS,
+    readonly limits: ReadLimits = SHEET_LIMITS,
   ) {}
 
   inflated(n: number): void {
@@ -82,12 +108,23 @@ export class ReadBudget {
     if (this.bytes > this.limits.maxExpandedBytes) throw unreadable('too_large_expanded', this.lang);
   }
 
-  cells(n = 1): void {
-    this.cellCount += n;
-    if (this.cellCount > this.limits.maxCells) throw unreadable('too_many_cells', this.lang);
+  /** A cell a reader meets, empty or not: an XLSX cell element, a field of a CSV line. */
+  cellMet(): void {
+    if (++this.met > this.limits.maxCellsMet) throw unreadable('too_many_cells', this.lang);
   }
 
-  get cellsRead(): number {
-    return this.cellCount;
+  /** Non-empty cells the import does not read into the body (outside the official columns, above them). */
+  cellsUnread(n: number): void {
+    this.unread += n;
+    if (this.unread > this.limits.maxCells) throw unreadable('too_many_cells', this.lang);
+  }
+
+  /** A workbook's shared-string table, as it grows: no more strings than maxCells. */
+  sharedStrings(count: number): void {
+    if (count > this.limits.maxCells) throw unreadable('too_many_cells', this.lang);
+  }
+
+  get cellsMet(): number {
+    return this.met;
   }
 }

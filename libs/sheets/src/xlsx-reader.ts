@@ -1,6 +1,6 @@
 import { SaxesParser } from 'saxes';
 import { columnOfRef, type Cell, type RowVisitor } from './cells';
-import { SHEET_LIMITS, unreadable, type ReadBudget } from './unreadable';
+import { unreadable, type ReadBudget } from './unreadable';
 import { ZipArchive } from './zip';
 
 export interface WorkbookSheet {
@@ -149,8 +149,9 @@ export class XlsxWorkbook {
   }
 
   /**
-   * Streams a sheet's rows to `visit` (which returns false to stop). Every cell element counts
-   * against the budget as it is met, so a sheet of a million empty cells stops at the bound.
+   * Streams a sheet's rows to `visit` (which returns false to stop). Every cell element, empty or
+   * not, counts against the budget as it is met (ReadBudget.cellMet), so an empty-cell bomb stops at
+   * the bound.
    */
   readSheet(sheet: WorkbookSheet, visit: RowVisitor): void {
     const strings = this.loadSharedStrings();
@@ -213,7 +214,7 @@ export class XlsxWorkbook {
               return;
             }
             case 'c': {
-              budget.cells();
+              budget.cellMet();
               const ref = attrs.r;
               const c = ref === undefined ? -1 : columnOfRef(ref);
               col = c >= 0 ? c : col + 1;
@@ -290,7 +291,7 @@ export class XlsxWorkbook {
         else if (name === 'rPh') inPhonetic = false;
         else if (name === 'si') {
           // A string no cell can use is still a string held: as many as cells at most.
-          if (strings.length >= SHEET_LIMITS.maxCells) throw unreadable('too_many_cells', this.budget.lang);
+          this.budget.sharedStrings(strings.length + 1);
           strings.push(current);
         }
       },

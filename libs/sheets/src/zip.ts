@@ -1,6 +1,6 @@
 import { Inflate } from 'fflate';
 import { RequestError } from '@ppfile/rules';
-import { SHEET_LIMITS, unreadable, type ReadBudget } from './unreadable';
+import { unreadable, type ReadBudget } from './unreadable';
 
 /** One entry of a zip's central directory: what it claims before anything is inflated. */
 export interface ZipEntry {
@@ -45,7 +45,7 @@ export class ZipArchive {
     const size = bytes.readUInt32LE(eocd + 12);
     const offset = bytes.readUInt32LE(eocd + 16);
     if (count === 0xffff || offset === 0xffffffff) throw unreadable('not_xlsx', lang);
-    if (count > SHEET_LIMITS.maxEntries) throw unreadable('not_xlsx', lang);
+    if (count > budget.limits.maxEntries) throw unreadable('not_xlsx', lang);
     if (offset + size > eocd) throw corrupt();
     let claimed = 0;
     let p = offset;
@@ -68,7 +68,7 @@ export class ZipArchive {
       if (method !== STORED && method !== DEFLATED) throw unreadable('not_xlsx', lang);
       claimed += uncompressedSize;
       // The sum of the claims is checked here, before anything is inflated (API.md §14).
-      if (claimed > SHEET_LIMITS.maxExpandedBytes) throw unreadable('too_large_expanded', lang);
+      if (claimed > budget.limits.maxExpandedBytes) throw unreadable('too_large_expanded', lang);
       const key = name.toLowerCase();
       if (!this.entries.has(key)) {
         this.entries.set(key, { name, method, compressedSize, uncompressedSize, localHeaderOffset });
