@@ -4,9 +4,10 @@ import type { INestApplicationContext } from '@nestjs/common';
 import request from 'supertest';
 import { Queue } from 'bullmq';
 import { monthOf } from '@ppfile/db';
-import { JobQueue, redisOptions } from '@ppfile/infra';
+import { JobQueue, Metrics, redisOptions } from '@ppfile/infra';
 import { LEGACY_QUEUE_NAME, QUEUE_NAMES } from '@ppfile/jobs';
-import { generateFile, validateCsv } from '@ppfile/rules';
+import { fixCsv, generateFile, parisDay, validateCsv } from '@ppfile/rules';
+import { importSheet } from '@ppfile/sheets';
 import { validBody } from '@ppfile/rules/testing/fixtures';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { startGateway, type Gateway } from './support/gateway';
@@ -137,6 +138,64 @@ describe('hand-off to the workers', () => {
     expect(
       (await gw.redis.keys(`${gw.config.queue.prefix}:payload:validate:*`)).filter((k) => !before.has(k)),
     ).toEqual([]);
+  });
+
+  it('a large spreadsheet import and a large fix are done by a worker, with the answers of the in-process path', async () => {
+    await withWorker();
+    const org = await gw.organization('pro');
+    const completed = async (name: string) =>
+      (await worker!.get(Metrics).jobs.get()).values.find(
+        (v) => v.labels.name === name && v.labels.outcome === 'completed',
+      )?.value ?? 0;
+    const gen = await request(gw.http)
+      .post('/v1/files/generate')
+      .set(bearer(org.test))
+      .send({ ...body(40), options: { store: false } });
+    const csv = Buffer.from(gen.body.content, 'utf8');
+    expect(csv.length).toBeGreaterThan(4096);
+    const kind = { type: 'adf', declarant: 'training_organization' } as const;
+    const refs = new ReferenceDirectory(null);
+    const env = { refs: refs.lists('2026-02'), today: parisDay(gw.clock.now()), maxRows: 50_000 };
+
+    const importsBefore = await completed('import-sheet');
+    const imported = await request(gw.http)
+      .post('/v1/declarations/import')
+      .set(bearer(org.live))
+      .field('type', kind.type)
+      .field('declarant', kind.declarant)
+      .attach('file', csv, 'session.csv');
+    expect(imported.status).toBe(200);
+    expect(await completed('import-sheet')).toBe(importsBefore + 1);
+    const local = importSheet(csv, { ...kind, filename: 'session.csv', strict_references: true }, env);
+    expect(imported.body).toEqual(JSON.parse(JSON.stringify(local)));
+    expect(imported.body.validation.valid).toBe(true);
+
+    const lf = Buffer.from(csv.toString('utf8').replace(/\r\n/g, '\n'));
+    const fixesBefore = await completed('fix-file');
+    const fixed = await request(gw.http)
+      .post('/v1/files/fix')
+      .set(bearer(org.live))
+      .field('type', kind.type)
+      .field('declarant', kind.declarant)
+      .attach('file', lf, 'session.csv');
+    expect(fixed.status).toBe(200);
+    expect(await completed('fix-file')).toBe(fixesBefore + 1);
+    expect(fixed.body.content).toBe(csv.toString('utf8'));
+    expect(fixed.body).toEqual(
+      JSON.parse(JSON.stringify(fixCsv(lf, { ...kind, strict_references: true }, env))),
+    );
+    expect(await usage(org.id)).toBe(40);
+
+    // A refusal found by the worker is the request's refusal, not a failed job (500).
+    const garbage = Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(6000, 7)]);
+    const refused = await request(gw.http)
+      .post('/v1/declarations/import')
+      .set(bearer(org.live))
+      .field('type', kind.type)
+      .field('declarant', kind.declarant)
+      .attach('file', garbage, 'x.xlsx');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('UNREADABLE_FILE');
   });
 
   it('Prefer: respond-async answers 202 with Location; the file moves from processing to available', async () => {

@@ -9,6 +9,10 @@ import {
   generateJobId,
   LEGACY_QUEUE_NAME,
   type QueueName,
+  type UploadContext,
+  type UploadOutcome,
+  type UploadResponses,
+  type UploadTask,
   type ValidateFileJobData,
 } from '@ppfile/jobs';
 import type { FileValidationResponse } from '@ppfile/rules';
@@ -113,17 +117,41 @@ export class JobQueue {
    * worker. If the job vanishes (Redis restarted) the caller gets 503 at once: nothing is counted,
    * and the client retries.
    */
-  async validateFile(
+  validateFile(
     data: Omit<ValidateFileJobData, 'payloadKey'>,
     file: Buffer,
     wait: { timeoutMs: number },
   ): Promise<FileValidationResponse> {
+    return this.uploadJob('validate-file', data, file, wait) as Promise<FileValidationResponse>;
+  }
+
+  /**
+   * A large spreadsheet to import or CSV to fix (API.md §14), handed to a worker as an upload to
+   * validate is; resolves to the task's outcome (its answer, or the refusal as data).
+   */
+  runUpload<T extends UploadTask>(
+    data: T & UploadContext,
+    file: Buffer,
+    wait: { timeoutMs: number },
+  ): Promise<UploadOutcome<UploadResponses[T['kind']]>> {
+    const name = data.kind === 'import' ? 'import-sheet' : 'fix-file';
+    return this.uploadJob(name, data as object, file, wait) as Promise<
+      UploadOutcome<UploadResponses[T['kind']]>
+    >;
+  }
+
+  private async uploadJob(
+    name: 'validate-file' | 'import-sheet' | 'fix-file',
+    data: { requestId?: string },
+    file: Buffer,
+    wait: { timeoutMs: number },
+  ): Promise<unknown> {
     const id = randomBytes(16).toString('hex');
     const payloadKey = `${this.prefix}:payload:validate:${id}`;
     await this.redis.set(payloadKey, file, 'EX', 3600);
     try {
       const job = await this.validate.add(
-        'validate-file',
+        name,
         { ...data, payloadKey, requestId: data.requestId ?? this.currentRequestId() },
         { jobId: `validate-${id}`, attempts: 2, removeOnFail: { age: 3600 } },
       );
@@ -136,10 +164,9 @@ export class JobQueue {
         if (!current) throw new DependencyUnavailableError('queue', 'the validation job was lost');
         if (current.finishedOn && current.returnvalue) {
           await current.remove().catch(() => undefined);
-          return current.returnvalue as FileValidationResponse;
+          return current.returnvalue as unknown;
         }
-        if (current.finishedOn && current.failedReason)
-          throw new Error('file validation failed in the worker');
+        if (current.finishedOn && current.failedReason) throw new Error(`${name} failed in the worker`);
         if (Date.now() > deadline)
           throw new DependencyUnavailableError('queue', 'no worker took the validation in time');
       }

@@ -3,3 +3,4 @@ export * from './payload-cipher';
 export * from './lifecycle';
 export * from './generation';
 export * from './invariants';
+export * from './uploads';

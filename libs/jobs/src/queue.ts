@@ -1,4 +1,5 @@
 import type { Lang } from '@ppfile/rules';
+import type { UploadContext, UploadTask } from './uploads';
 
 /**
  * The queue, its job names and their data: the one place the gateway (producer) and the worker
@@ -7,7 +8,7 @@ import type { Lang } from '@ppfile/rules';
  * An upload to validate travels through Redis under a short-lived key (it stays in memory only,
  * SERVICE.md §4.3); if its job is lost the client is told to retry.
  */
-export const JOB_NAMES = ['generate', 'validate-file', 'sweep'] as const;
+export const JOB_NAMES = ['generate', 'validate-file', 'import-sheet', 'fix-file', 'sweep'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 /**
@@ -17,7 +18,7 @@ export type JobName = (typeof JOB_NAMES)[number];
  */
 export const QUEUES = {
   generate: ['generate'],
-  validate: ['validate-file'],
+  validate: ['validate-file', 'import-sheet', 'fix-file'],
   maintenance: ['sweep'],
 } as const satisfies Record<string, readonly JobName[]>;
 export type QueueName = keyof typeof QUEUES;
@@ -57,11 +58,24 @@ export interface ValidateFileJobData {
   requestId?: string;
 }
 
+/**
+ * A large spreadsheet to import or CSV to fix (API.md §14), in Redis under `payloadKey` like an upload
+ * to validate; the worker answers with the task's outcome (its answer, or the refusal as data).
+ */
+export type UploadJobData<T extends UploadTask = UploadTask> = T &
+  UploadContext & {
+    payloadKey: string;
+    /** The uploading request's id: the worker's lines for this job carry it. */
+    requestId?: string;
+  };
+
 export type SweepJobData = Record<string, never>;
 
 export interface JobData {
   generate: GenerateJobData;
   'validate-file': ValidateFileJobData;
+  'import-sheet': UploadJobData<Extract<UploadTask, { kind: 'import' }>>;
+  'fix-file': UploadJobData<Extract<UploadTask, { kind: 'fix' }>>;
   sweep: SweepJobData;
 }
 

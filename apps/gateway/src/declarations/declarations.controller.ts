@@ -7,6 +7,7 @@ import { Clock } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { rowLimit } from '../limits/row-limit';
 import { RulesPool } from './rules-pool';
+import { UploadWork } from './upload-work';
 import { validateBody } from './rules-task';
 
 /** Its OpenAPI description (statuses, bodies, headers, examples) is libs/contract openapi.ts. */
@@ -16,6 +17,7 @@ export class DeclarationsController {
     @Inject(ReferenceDirectory) private readonly references: ReferenceDirectory,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(RulesPool) private readonly pool: RulesPool,
+    @Inject(UploadWork) private readonly uploads: UploadWork,
   ) {}
 
   /** SERVICE.md §4.1: free for every key; the rules are libs/rules' (the gateway adds none). */
@@ -31,8 +33,9 @@ export class DeclarationsController {
   }
 
   /**
-   * API.md §14: a spreadsheet (XLSX, CSV or TSV, read in memory by upload-body.middleware.ts; in a
-   * rules thread when it is large) into the body generate takes, each value's cell named. Free.
+   * API.md §14: a spreadsheet (XLSX, CSV or TSV, read in memory by upload-body.middleware.ts; by a
+   * worker or a rules thread when it is large: UploadWork) into the body generate takes, each
+   * value's cell named. Free.
    */
   @Post('import')
   @HttpCode(200)
@@ -41,21 +44,21 @@ export class DeclarationsController {
     @UploadedFile() file: { buffer: Buffer; originalname: string },
     @UploadFormFields() form: ImportForm,
   ): Promise<ImportResult> {
-    return this.pool.run({
-      kind: 'import',
-      body: file.buffer,
-      form: {
-        type: form.type,
-        declarant: form.declarant,
-        spec_version: form.spec_version,
-        strict_references: form.strict_references !== 'false',
-        sheet: form.sheet,
-        mapping: form.mapping,
-        filename: file.originalname,
+    return this.uploads.run(
+      {
+        kind: 'import',
+        form: {
+          type: form.type,
+          declarant: form.declarant,
+          spec_version: form.spec_version,
+          strict_references: form.strict_references !== 'false',
+          sheet: form.sheet,
+          mapping: form.mapping,
+          filename: file.originalname,
+        },
       },
-      lang: req.lang,
-      maxRows: rowLimit(req.principal!),
-      today: parisDay(this.clock.now()),
-    });
+      file.buffer,
+      { lang: req.lang, maxRows: rowLimit(req.principal!), today: parisDay(this.clock.now()) },
+    );
   }
 }

@@ -1,6 +1,6 @@
 import type { ReferenceDirectory } from '@ppfile/refdata';
+import { runUpload } from '@ppfile/jobs';
 import {
-  fixCsv,
   parseJsonBody,
   RequestError,
   validateDeclarations,
@@ -9,9 +9,8 @@ import {
   type FixResponse,
   type Lang,
   type PlainRequestError,
-  type RulesEnvironment,
 } from '@ppfile/rules';
-import { importSheet, type ImportRequest, type ImportResult } from '@ppfile/sheets';
+import type { ImportRequest, ImportResult } from '@ppfile/sheets';
 
 /** What every task of the rules knows of its request. */
 interface TaskBase {
@@ -49,15 +48,6 @@ export const THREAD_FAILED = 'rules thread failed';
 export type TaskOutcome<K extends TaskKind = TaskKind> =
   { ok: true; response: TaskResponses[K] } | { ok: false; refused: PlainRequestError };
 
-function environment(task: TaskBase, specVersion: unknown, references: ReferenceDirectory): RulesEnvironment {
-  return {
-    refs: references.listsFor(specVersion),
-    today: task.today,
-    lang: task.lang,
-    maxRows: task.maxRows,
-  };
-}
-
 /** POST /v1/declarations/validate of a parsed body (throws RequestError): the event loop's small bodies and the threads' large ones. */
 export function validateBody(
   raw: unknown,
@@ -65,7 +55,12 @@ export function validateBody(
   references: ReferenceDirectory,
 ): DeclarationValidationResponse {
   const specVersion = (raw as { spec_version?: unknown } | null)?.spec_version;
-  return validateDeclarations(raw, environment(task, specVersion, references));
+  return validateDeclarations(raw, {
+    refs: references.listsFor(specVersion),
+    today: task.today,
+    lang: task.lang,
+    maxRows: task.maxRows,
+  });
 }
 
 /** A task's work (throws RequestError): the same function in a worker thread or inline. */
@@ -74,9 +69,9 @@ function work(task: RulesTask, references: ReferenceDirectory): TaskResponses[Ta
     case 'validate':
       return validateBody(parseJsonBody(task.body, task.lang), task, references);
     case 'import':
-      return importSheet(task.body, task.form, environment(task, task.form.spec_version, references));
+      return runUpload({ kind: 'import', form: task.form }, task.body, task, references);
     case 'fix':
-      return fixCsv(task.body, task.form, environment(task, task.form.spec_version, references));
+      return runUpload({ kind: 'fix', form: task.form }, task.body, task, references);
   }
 }
 

@@ -10,7 +10,7 @@ import {
   type FixResponse,
   type Lang,
 } from '@ppfile/rules';
-import { RulesPool } from '../declarations/rules-pool';
+import { UploadWork } from '../declarations/upload-work';
 import type { Principal } from '../common/request-context';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import type { UploadForm } from './dto/files.dto';
@@ -31,7 +31,7 @@ export class UploadValidation {
     @Inject(Units) private readonly units: Units,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-    @Inject(RulesPool) private readonly rules: RulesPool,
+    @Inject(UploadWork) private readonly work: UploadWork,
   ) {}
 
   async validate(input: {
@@ -83,7 +83,7 @@ export class UploadValidation {
   /**
    * POST /v1/files/fix (API.md §14): the same form and the same count as a validation (one unit per
    * row analysed with a live key, none for a file rejected as a whole), the file fixed and validated
-   * again by libs/rules in memory — in a rules thread when it is large.
+   * again by libs/rules in memory — by a worker or a rules thread when it is large (UploadWork).
    */
   async fix(input: {
     principal: Principal;
@@ -106,10 +106,7 @@ export class UploadValidation {
     const reservation = await this.units.reserve(principal, lines);
     let result: FixResponse;
     try {
-      result = await this.rules.run({
-        kind: 'fix',
-        body: upload.buffer,
-        form,
+      result = await this.work.run({ kind: 'fix', form }, upload.buffer, {
         lang,
         maxRows: limit,
         today: parisDay(this.clock.now()),

@@ -2,15 +2,19 @@ import { Inject } from '@nestjs/common';
 import { Processor } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { ValidateFileJobData } from '@ppfile/jobs';
+import { uploadOutcome, type UploadJobData, type ValidateFileJobData } from '@ppfile/jobs';
 import { createCsvValidator, type FileValidationResponse } from '@ppfile/rules';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { JobHost } from './job-host';
 
-/** The `validate` queue — `validate-file`: large uploads, read from Redis (never from disk), validated by the same rules. */
+/**
+ * The `validate` queue — large uploads, read from Redis (never from disk), by the same rules as the
+ * gateway's: `validate-file` validates a CSV; `import-sheet` and `fix-file` import a spreadsheet or
+ * fix a CSV (API.md §14) and answer with the outcome, a refusal as data (the gateway re-throws it).
+ */
 @Processor('validate')
 export class ValidateFileProcessor extends JobHost {
-  static override readonly handles = ['validate-file'] as const;
+  static override readonly handles = ['validate-file', 'import-sheet', 'fix-file'] as const;
 
   constructor(
     @Inject(Redis) private readonly redis: Redis,
@@ -19,7 +23,17 @@ export class ValidateFileProcessor extends JobHost {
     super();
   }
 
-  protected async handle(job: Job<ValidateFileJobData>): Promise<FileValidationResponse> {
+  protected async handle(job: Job): Promise<unknown> {
+    if (job.name === 'validate-file') return this.validateFile(job as Job<ValidateFileJobData>);
+    const d = (job as Job<UploadJobData>).data;
+    const content = await this.redis.getBuffer(d.payloadKey);
+    if (!content) throw new Error('the uploaded file of this job is gone (expired or already done)');
+    const outcome = uploadOutcome(d, content, d, this.references);
+    await this.redis.del(d.payloadKey);
+    return outcome;
+  }
+
+  private async validateFile(job: Job<ValidateFileJobData>): Promise<FileValidationResponse> {
     const d = job.data;
     const content = await this.redis.getBuffer(d.payloadKey);
     if (!content) throw new Error('the uploaded file of this job is gone (expired or already done)');
