@@ -1,5 +1,6 @@
 import { localize, type Localized } from './catalogue';
 import type { FormatErrorCode, IssueCode } from './codes';
+import type { ReferenceListName } from './references';
 import { codePointName, type CharacterProblem } from './values/text';
 
 /**
@@ -74,18 +75,18 @@ export type MessageTemplate = (p: MessageParams) => string;
  */
 export type MessageCatalogue<K extends string> = Record<K, Localized<MessageTemplate>>;
 
-const LIST_NAMES_FR: Record<string, string> = {
-  rome: 'ROME',
-  formacode: 'Formacode',
-  nsf: 'NSF',
-  rs: 'RS (Répertoire spécifique)',
+/** How messages and the spreadsheet template name the reference lists (`p.list`). */
+export const REFERENCE_LIST_TITLES: Readonly<Record<ReferenceListName, Localized<string>>> = {
+  rome: { en: 'ROME', fr: 'ROME' },
+  formacode: { en: 'Formacode', fr: 'Formacode' },
+  nsf: { en: 'NSF', fr: 'NSF' },
+  rs: { en: 'RS (Répertoire spécifique)', fr: 'RS (Répertoire spécifique)' },
 };
-const LIST_NAMES_EN: Record<string, string> = {
-  rome: 'ROME',
-  formacode: 'Formacode',
-  nsf: 'NSF',
-  rs: 'RS (Répertoire spécifique)',
-};
+
+function listTitle(p: MessageParams, lang: Lang): string {
+  const entry = REFERENCE_LIST_TITLES[p.list as ReferenceListName] as Localized<string> | undefined;
+  return entry ? localize(entry, lang) : (p.list ?? '');
+}
 
 const ISSUE_MESSAGES: MessageCatalogue<IssueCode> = {
   EMPTY_FILE: {
@@ -213,9 +214,9 @@ const ISSUE_MESSAGES: MessageCatalogue<IssueCode> = {
   },
   REFERENCE_NOT_VERIFIED: {
     en: (p) =>
-      `${p.column}: a code is absent from ppfile's partial ${LIST_NAMES_EN[p.list ?? '']} list and could not be verified; the portal will check it.`,
+      `${p.column}: a code is absent from ppfile's partial ${listTitle(p, 'en')} list and could not be verified; the portal will check it.`,
     fr: (p) =>
-      `${p.column} : un code ${LIST_NAMES_FR[p.list ?? '']} absent de la liste partielle de ppfile n'a pas pu être vérifié ; le portail le contrôlera.`,
+      `${p.column} : un code ${listTitle(p, 'fr')} absent de la liste partielle de ppfile n'a pas pu être vérifié ; le portail le contrôlera.`,
   },
   DUPLICATE_HOLDER: {
     en: (p) => `The same NIR already appears on line ${p.first_row} of this declaration.`,
@@ -305,12 +306,12 @@ function codeMessage(): { en: MessageTemplate; fr: MessageTemplate } {
   return {
     en: (p) =>
       p.detail === 'format'
-        ? `${p.column}: a code is malformed for the ${LIST_NAMES_EN[p.list ?? '']} list (${p.expected}).`
-        : `${p.column}: a code is absent from the ${LIST_NAMES_EN[p.list ?? '']} reference list.`,
+        ? `${p.column}: a code is malformed for the ${listTitle(p, 'en')} list (${p.expected}).`
+        : `${p.column}: a code is absent from the ${listTitle(p, 'en')} reference list.`,
     fr: (p) =>
       p.detail === 'format'
-        ? `${p.column} : un code n'a pas le format de la liste ${LIST_NAMES_FR[p.list ?? '']} (${p.expected}).`
-        : `${p.column} : un code est absent de la liste de référence ${LIST_NAMES_FR[p.list ?? '']}.`,
+        ? `${p.column} : un code n'a pas le format de la liste ${listTitle(p, 'fr')} (${p.expected}).`
+        : `${p.column} : un code est absent de la liste de référence ${listTitle(p, 'fr')}.`,
   };
 }
 

@@ -1,3 +1,4 @@
+import { localize, type Localized } from './catalogue';
 import type { ReferenceListName, ReferenceLists } from './references';
 import { REFERENCE_LIST_NAMES } from './references';
 import {
@@ -40,18 +41,22 @@ export interface SpecDescription {
   }[];
 }
 
-const CONDITION_TEXT: Record<Condition, string> = {
-  training: 'PRESENCE_FORMATION = OUI',
-  certifying: 'FORMATION_CERTIFIANTE = OUI',
-  not_certifying: 'FORMATION_CERTIFIANTE = NON',
-  not_certifying_or_unset: 'FORMATION_CERTIFIANTE is not OUI',
-  employer_present: 'PRESENCE_EMPLOYEUR = OUI',
+/** The conditions of a column's presence, in words: GET /v1/spec (English) and the XLSX template. */
+export const CONDITION_WORDS: Readonly<Record<Condition, Localized<string>>> = {
+  training: { en: 'PRESENCE_FORMATION = OUI', fr: 'PRESENCE_FORMATION = OUI' },
+  certifying: { en: 'FORMATION_CERTIFIANTE = OUI', fr: 'FORMATION_CERTIFIANTE = OUI' },
+  not_certifying: { en: 'FORMATION_CERTIFIANTE = NON', fr: 'FORMATION_CERTIFIANTE = NON' },
+  not_certifying_or_unset: {
+    en: 'FORMATION_CERTIFIANTE is not OUI',
+    fr: "FORMATION_CERTIFIANTE n'est pas OUI",
+  },
+  employer_present: { en: 'PRESENCE_EMPLOYEUR = OUI', fr: 'PRESENCE_EMPLOYEUR = OUI' },
 };
 
 function requiredRule(presence: Presence): string {
   if (presence === 'never') return 'empty';
   const base = presence.required ? 'required' : 'optional';
-  return presence.when ? `${base} when ${CONDITION_TEXT[presence.when]}, else empty` : base;
+  return presence.when ? `${base} when ${localize(CONDITION_WORDS[presence.when], 'en')}, else empty` : base;
 }
 
 function jsonField(column: ColumnSpec): string {

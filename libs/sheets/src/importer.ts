@@ -344,7 +344,7 @@ class SheetReader {
     code: SheetIssueCode,
     row: number,
     column: ColumnSpec,
-    extra: { error?: string; first_row?: number } = {},
+    extra: { detail?: string; first_row?: number } = {},
   ): void {
     this.issueCount++;
     if (this.issues.length >= ISSUE_CAP) return;
@@ -372,7 +372,7 @@ class SheetReader {
       if (cell.k === 'text' && cell.v.trim() === '') continue;
       filled = true;
       const read = readCell(cell, column, this.date1904);
-      if (read.issue) this.issue(read.issue.code, row.row, column, { error: read.issue.error });
+      if (read.issue) this.issue(read.issue.code, row.row, column, { detail: read.issue.error });
       if (read.value !== undefined) values.set(column.name, read.value);
       if (read.normalized) normalized.set(column.name, read.normalized);
     }

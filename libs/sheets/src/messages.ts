@@ -1,4 +1,4 @@
-import type { Lang } from '@ppfile/rules';
+import { localize, type Lang, type MessageCatalogue, type MessageParams } from '@ppfile/rules';
 
 /**
  * Codes of the problems an import finds in the cells themselves (API.md §14 `issues`), before the
@@ -13,20 +13,17 @@ export const SHEET_ISSUE_CODES = [
 ] as const;
 export type SheetIssueCode = (typeof SHEET_ISSUE_CODES)[number];
 
-export interface SheetMessageParams {
-  column: string;
-  /** UNREADABLE_CELL: an error value (`#N/A`), or `boolean` for a cell that is not a yes/no. */
-  error?: string;
-  first_row?: number;
-}
-
-type Template = (p: SheetMessageParams) => string;
+/**
+ * An issue's parameters: its column; UNREADABLE_CELL's `detail`, an error value (`#N/A`) or `boolean`
+ * for a cell that is not a yes/no; DECLARATION_VALUES_DIFFER's `first_row`.
+ */
+export type SheetMessageParams = Pick<MessageParams, 'column' | 'detail' | 'first_row'> & { column: string };
 
 /**
  * The catalogue of the import's issues, English and French. Parameters are column names, rows and
  * spreadsheet error values (`#N/A`) — never a value of a cell: a NIR or a name cannot appear here.
  */
-const SHEET_MESSAGES: Record<SheetIssueCode, Record<Lang, Template>> = {
+const SHEET_MESSAGES: MessageCatalogue<SheetIssueCode> = {
   UNREADABLE_DATE: {
     en: (p) =>
       `${p.column}: not a date (a date cell, or text dd/mm/yyyy, d/m/yyyy or yyyy-mm-dd); the text is kept as it is.`,
@@ -41,13 +38,13 @@ const SHEET_MESSAGES: Record<SheetIssueCode, Record<Lang, Template>> = {
   },
   UNREADABLE_CELL: {
     en: (p) =>
-      p.error === 'boolean'
+      p.detail === 'boolean'
         ? `${p.column}: not a yes/no value (OUI/NON, yes/no, true/false, 1/0, x); the cell is ignored.`
-        : `${p.column}: the cell holds the error value ${p.error ?? ''}; it is read as empty.`,
+        : `${p.column}: the cell holds the error value ${p.detail ?? ''}; it is read as empty.`,
     fr: (p) =>
-      p.error === 'boolean'
+      p.detail === 'boolean'
         ? `${p.column} : ce n'est pas un oui/non (OUI/NON, yes/no, true/false, 1/0, x) ; la cellule est ignorée.`
-        : `${p.column} : la cellule contient la valeur d'erreur ${p.error ?? ''} ; elle est lue comme vide.`,
+        : `${p.column} : la cellule contient la valeur d'erreur ${p.detail ?? ''} ; elle est lue comme vide.`,
   },
   DECLARATION_VALUES_DIFFER: {
     en: (p) =>
@@ -62,5 +59,5 @@ const SHEET_MESSAGES: Record<SheetIssueCode, Record<Lang, Template>> = {
 };
 
 export function sheetIssueMessage(code: SheetIssueCode, lang: Lang, params: SheetMessageParams): string {
-  return SHEET_MESSAGES[code][lang](params);
+  return localize(SHEET_MESSAGES[code], lang)(params);
 }

@@ -1,7 +1,11 @@
 import {
+  CONDITION_WORDS,
   DECLARANTS,
   FILE_TYPES,
   findSpec,
+  LANGS,
+  localize,
+  REFERENCE_LIST_TITLES,
   generateFile,
   resolveKind,
   type Declarant,
@@ -78,6 +82,16 @@ describe('template (API.md §14)', () => {
           expect.stringContaining(c.labels.fr),
           expect.stringContaining(c.labels.en),
         ]);
+      }
+      // Lists and conditions in libs/rules' own words (REFERENCE_LIST_TITLES, CONDITION_WORDS).
+      for (const lang of LANGS) {
+        const lines = instructions.slice(lang === 'fr' ? 0 : english, lang === 'fr' ? english : undefined);
+        for (const c of columns) {
+          const line = lines.find((l) => l.startsWith(`${c.name} (`))!;
+          if (c.list) expect(line).toContain(localize(REFERENCE_LIST_TITLES[c.list], lang));
+          const p = c.presence[declarant];
+          if (p !== 'never' && p.when) expect(line).toContain(localize(CONDITION_WORDS[p.when], lang));
+        }
       }
     },
   );

@@ -1,11 +1,16 @@
 import {
+  CONDITION_WORDS,
+  inLanguage,
+  localize,
+  REFERENCE_LIST_TITLES,
   resolveKind,
   type ColumnSpec,
-  type Condition,
   type Declarant,
   type FileKind,
   type FileType,
   type Lang,
+  type InLanguage,
+  type Localized,
 } from '@ppfile/rules';
 import { columnLetters } from './cells';
 import { writeWorkbook, type ColumnFormat, type WorkbookInput } from './xlsx-writer';
@@ -23,11 +28,22 @@ export function templateFileName(type: FileType, declarant: Declarant, version: 
 
 /**
  * GET /v1/spec/{version}/template: the XLSX template of one kind of file. Throws RequestError
- * (INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION) for a kind that does not exist.
+ * (INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, worded in `lang`) for a kind that does not exist.
+ * The bytes are a function of the spec version and the kind alone (both languages are in the
+ * workbook, and its zip entries carry a fixed date), so each is built once per process and kept:
+ * a handful of kinds per version, tens of KB each. Every call answers its own copy.
  */
 export function template(type: string, declarant: string, specVersion?: string, lang: Lang = 'en'): Buffer {
-  return writeWorkbook(templateSheets(resolveKind({ type, declarant, spec_version: specVersion }, lang)));
+  const kind = resolveKind({ type, declarant, spec_version: specVersion }, lang);
+  const key = `${kind.spec.version}|${kind.type}|${kind.declarant}`;
+  let bytes = TEMPLATES.get(key);
+  if (!bytes) {
+    bytes = writeWorkbook(templateSheets(kind));
+    TEMPLATES.set(key, bytes);
+  }
+  return Buffer.from(bytes);
 }
+const TEMPLATES = new Map<string, Buffer>();
 
 /**
  * The template as data: sheet `Declarations` (row 1 the official names in order, row 2 their French
@@ -41,9 +57,7 @@ export function templateSheets(kind: FileKind): WorkbookInput {
     format: c.type === 'date' ? 'date' : TEXT_TYPES.has(c.type) ? 'text' : undefined,
   }));
   const lists = columns.flatMap((c, i) =>
-    c.type === 'enum' &&
-    c.values &&
-    kind.spec.tables[kind.type].columns[i]!.presence[kind.declarant] !== 'never'
+    c.type === 'enum' && c.values && c.presence[kind.declarant] !== 'never'
       ? [{ range: `${columnLetters(i)}3:${columnLetters(i)}${LIST_ROWS + 2}`, values: c.values }]
       : [],
   );
@@ -70,13 +84,20 @@ export function templateSheets(kind: FileKind): WorkbookInput {
 /** Typed as text so that a spreadsheet keeps every digit (a NIR is not a number). */
 const TEXT_TYPES = new Set<ColumnSpec['type']>(['nir', 'siret', 'codes']);
 
+/** The Instructions sheet's words, each entry in both languages (libs/rules `Localized`). */
 const WORDS = {
-  fr: {
-    title: (k: FileKind) =>
+  title: {
+    fr: (k: FileKind) =>
       `Modèle ppfile : ${k.type === 'adf' ? 'attestations de formation (ADF)' : 'justificatifs de réussite (JDR)'}, ${
         k.declarant === 'employer' ? 'employeur' : 'organisme de formation'
       }, format ${k.spec.version}`,
-    general: [
+    en: (k: FileKind) =>
+      `ppfile template: ${k.type === 'adf' ? 'training attestations (ADF)' : 'proofs of success (JDR)'}, ${
+        k.declarant === 'employer' ? 'employer' : 'training organization'
+      }, format ${k.spec.version}`,
+  },
+  general: {
+    fr: [
       `Une ligne par titulaire, dans la feuille ${TEMPLATE_SHEET}, à partir de la ligne 3. Les lignes 1 (noms officiels des colonnes) et 2 (libellés) restent telles quelles.`,
       "Une déclaration = les lignes qui ont le même ID_DECLARATION. Ses colonnes de niveau déclaration (référence, formation, justificatif) doivent être identiques sur toutes ses lignes : c'est la première ligne qui compte.",
       'Dates : jj/mm/aaaa (cellules date). NIR, SIRET et codes : format texte, pour garder tous les chiffres. Listes déroulantes : les valeurs permises.',
@@ -84,25 +105,7 @@ const WORDS = {
       'Ensuite : npx ppfile import FICHIER.xlsx --type TYPE --declarant DECLARANT, ou POST /v1/declarations/import ; le corps obtenu va tel quel à POST /v1/files/generate.',
       'Colonnes :',
     ],
-    required: 'obligatoire',
-    optional: 'facultatif',
-    never: 'à laisser vide pour ce déclarant',
-    when: (p: string, cond: string) => `${p} si ${cond}, sinon vide`,
-    text: (max?: number) => (max ? `texte, ${max} caractères au plus` : 'texte'),
-    date: (notFuture?: boolean) => `date jj/mm/aaaa${notFuture ? ', pas dans le futur' : ''}`,
-    list: (values: readonly string[]) => `une valeur de la liste : ${values.join(', ')}`,
-    codes: (list: string, min: number, max: number) => `codes ${list} séparés par /, de ${min} à ${max}`,
-    code: (list: string) => `un code ${list}`,
-    nir: 'NIR de 13 caractères, sans la clé (une clé correcte est enlevée)',
-    siret: 'SIRET de 14 chiffres',
-    url: 'adresse complète http:// ou https://',
-  },
-  en: {
-    title: (k: FileKind) =>
-      `ppfile template: ${k.type === 'adf' ? 'training attestations (ADF)' : 'proofs of success (JDR)'}, ${
-        k.declarant === 'employer' ? 'employer' : 'training organization'
-      }, format ${k.spec.version}`,
-    general: [
+    en: [
       `One holder per row, in sheet ${TEMPLATE_SHEET}, from row 3 on. Rows 1 (official column names) and 2 (labels) stay as they are.`,
       "One declaration = the rows sharing an ID_DECLARATION. Its declaration-level columns (reference, training, certificate) must be the same on all its rows: the first row's count.",
       'Dates: dd/mm/yyyy (date cells). NIR, SIRET and codes: text format, so that every digit is kept. Drop-down lists: the values allowed.',
@@ -110,38 +113,43 @@ const WORDS = {
       'Then: npx ppfile import FILE.xlsx --type TYPE --declarant DECLARANT, or POST /v1/declarations/import; the body you get goes as it is to POST /v1/files/generate.',
       'Columns:',
     ],
-    required: 'required',
-    optional: 'optional',
-    never: 'leave empty for this declarant',
-    when: (p: string, cond: string) => `${p} when ${cond}, else empty`,
-    text: (max?: number) => (max ? `text, at most ${max} characters` : 'text'),
-    date: (notFuture?: boolean) => `date dd/mm/yyyy${notFuture ? ', not in the future' : ''}`,
-    list: (values: readonly string[]) => `one value of the list: ${values.join(', ')}`,
-    codes: (list: string, min: number, max: number) => `${list} codes separated by /, ${min} to ${max}`,
-    code: (list: string) => `one ${list} code`,
-    nir: '13-character NIR, without the key (a correct key is removed)',
-    siret: '14-digit SIRET',
-    url: 'full http:// or https:// address',
   },
-} as const;
-
-const CONDITIONS: Record<Condition, Record<Lang, string>> = {
-  training: { fr: 'PRESENCE_FORMATION = OUI', en: 'PRESENCE_FORMATION = OUI' },
-  certifying: { fr: 'FORMATION_CERTIFIANTE = OUI', en: 'FORMATION_CERTIFIANTE = OUI' },
-  not_certifying: { fr: 'FORMATION_CERTIFIANTE = NON', en: 'FORMATION_CERTIFIANTE = NON' },
-  not_certifying_or_unset: {
-    fr: "FORMATION_CERTIFIANTE n'est pas OUI",
-    en: 'FORMATION_CERTIFIANTE is not OUI',
+  required: { fr: 'obligatoire', en: 'required' },
+  optional: { fr: 'facultatif', en: 'optional' },
+  never: { fr: 'à laisser vide pour ce déclarant', en: 'leave empty for this declarant' },
+  when: {
+    fr: (p: string, cond: string) => `${p} si ${cond}, sinon vide`,
+    en: (p: string, cond: string) => `${p} when ${cond}, else empty`,
   },
-  employer_present: { fr: 'PRESENCE_EMPLOYEUR = OUI', en: 'PRESENCE_EMPLOYEUR = OUI' },
-};
-
-const LIST_NAMES: Record<string, string> = { rome: 'ROME', formacode: 'Formacode', nsf: 'NSF', rs: 'RS' };
+  text: {
+    fr: (max?: number) => (max ? `texte, ${max} caractères au plus` : 'texte'),
+    en: (max?: number) => (max ? `text, at most ${max} characters` : 'text'),
+  },
+  date: {
+    fr: (notFuture?: boolean) => `date jj/mm/aaaa${notFuture ? ', pas dans le futur' : ''}`,
+    en: (notFuture?: boolean) => `date dd/mm/yyyy${notFuture ? ', not in the future' : ''}`,
+  },
+  list: {
+    fr: (values: readonly string[]) => `une valeur de la liste : ${values.join(', ')}`,
+    en: (values: readonly string[]) => `one value of the list: ${values.join(', ')}`,
+  },
+  codes: {
+    fr: (list: string, min: number, max: number) => `codes ${list} séparés par /, de ${min} à ${max}`,
+    en: (list: string, min: number, max: number) => `${list} codes separated by /, ${min} to ${max}`,
+  },
+  code: { fr: (list: string) => `un code ${list}`, en: (list: string) => `one ${list} code` },
+  nir: {
+    fr: 'NIR de 13 caractères, sans la clé (une clé correcte est enlevée)',
+    en: '13-character NIR, without the key (a correct key is removed)',
+  },
+  siret: { fr: 'SIRET de 14 chiffres', en: '14-digit SIRET' },
+  url: { fr: 'adresse complète http:// ou https://', en: 'full http:// or https:// address' },
+} satisfies Record<string, Localized<unknown>>;
 
 function instructions(kind: FileKind): string[] {
   const lines: string[] = [];
   for (const lang of ['fr', 'en'] as const) {
-    const w = WORDS[lang];
+    const w = inLanguage(WORDS, lang);
     lines.push(w.title(kind), ...w.general);
     for (const c of kind.spec.tables[kind.type].columns) {
       const p = c.presence[kind.declarant];
@@ -149,19 +157,20 @@ function instructions(kind: FileKind): string[] {
         p === 'never'
           ? w.never
           : p.when
-            ? w.when(p.required ? w.required : w.optional, CONDITIONS[p.when][lang])
+            ? w.when(p.required ? w.required : w.optional, localize(CONDITION_WORDS[p.when], lang))
             : p.required
               ? w.required
               : w.optional;
-      lines.push(`${c.name} (${c.labels[lang]}): ${takes(c, kind.declarant, lang)}; ${presence}.`);
+      lines.push(
+        `${c.name} (${localize(c.labels, lang)}): ${takes(c, kind.declarant, lang, w)}; ${presence}.`,
+      );
     }
     if (lang === 'fr') lines.push('');
   }
   return lines;
 }
 
-function takes(c: ColumnSpec, declarant: Declarant, lang: Lang): string {
-  const w = WORDS[lang];
+function takes(c: ColumnSpec, declarant: Declarant, lang: Lang, w: InLanguage<typeof WORDS>): string {
   switch (c.type) {
     case 'text':
       return w.text(c.maxLength);
@@ -170,7 +179,7 @@ function takes(c: ColumnSpec, declarant: Declarant, lang: Lang): string {
     case 'enum':
       return w.list(c.values ?? []);
     case 'codes': {
-      const list = LIST_NAMES[c.list!] ?? c.list!;
+      const list = localize(REFERENCE_LIST_TITLES[c.list!], lang);
       if (!c.count) return w.code(list);
       const [min, max] = c.count[declarant];
       return w.codes(list, min, max);

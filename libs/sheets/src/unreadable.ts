@@ -1,4 +1,4 @@
-import { formatErrorMessage, RequestError, type Lang } from '@ppfile/rules';
+import { formatErrorMessage, localize, RequestError, type Lang, type Localized } from '@ppfile/rules';
 
 /** The bounds of reading one file (ReadBudget), all of them. */
 export interface ReadLimits {
@@ -75,14 +75,14 @@ export const UNREADABLE_REASONS = {
     en: 'no row among the first 20 has three recognizable column headers',
     fr: "aucune des 20 premières lignes n'a trois en-têtes de colonnes reconnaissables",
   },
-} as const;
+} satisfies Record<string, Localized<string>>;
 export type UnreadableReason = keyof typeof UNREADABLE_REASONS;
 
 /** 400 UNREADABLE_FILE, worded in the caller's language; details.reason is the machine-readable key. */
 export function unreadable(reason: UnreadableReason, lang: Lang): RequestError {
   return new RequestError(
     'UNREADABLE_FILE',
-    formatErrorMessage('UNREADABLE_FILE', lang, { detail: UNREADABLE_REASONS[reason][lang] }),
+    formatErrorMessage('UNREADABLE_FILE', lang, { detail: localize(UNREADABLE_REASONS[reason], lang) }),
     { reason },
   );
 }
