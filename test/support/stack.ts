@@ -84,7 +84,7 @@ interface ReadyChild {
  * Spawns `command` in a process group of its own and resolves once `ready` matches its output.
  * Rejects (after killing the group) when the child exits first or does not get ready in time.
  */
-function spawnUntilReady(
+export function spawnUntilReady(
   command: string,
   args: string[],
   ready: RegExp,

@@ -288,7 +288,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /** @description Declarations to turn into a bulk-import file: the body of an adf file or of a jdr file, told apart by `type`. This schema refuses every body the server answers 400 and none it takes; the rules that depend on the declarant or on other values (and NIR keys, dates, codes of the reference lists) come back as errors of the validation response. */
+    /** @description Declarations to turn into a bulk-import file: the body of an adf file or of a jdr file, told apart by `type`. The schema refuses a body when the server would refuse it (400 INVALID_REQUEST) and when the server would read it but find an error a schema can say (a required field missing, a value too long or not among the allowed ones, a field not allowed, too many or too few values): those are errors of the validation response (200 from validate, 422 from generate), not a 400. Whatever else depends on the declarant or on other values (NIR keys, dates, codes of the reference lists) comes back as errors of the validation response too. */
     DeclarationBody:
       components['schemas']['DeclarationBodyAdf'] | components['schemas']['DeclarationBodyJdr'];
     /** @description Declarations to turn into a bulk-import file, format 2026-02, adf files. The value rules of each column (required, lengths, codes, dates): GET /v1/spec/{version}. */
@@ -303,7 +303,6 @@ export interface components {
       /**
        * @description format version (GET /v1/spec/{version})
        * @default 2026-02
-       * @enum {string|null}
        */
       spec_version?: '2026-02' | null;
       /** @description one declaration per training session */
@@ -395,9 +394,8 @@ export interface components {
         /**
          * @description free text that a spreadsheet would take for a formula (=, +, -, @): error, warning or accepted
          * @default reject
-         * @enum {string|null}
          */
-        formula_policy?: 'reject' | 'warn' | 'allow' | null;
+        formula_policy?: ('reject' | 'warn' | 'allow') | null;
         /**
          * @description split a declaration of more holders than the format allows into several
          * @default false
@@ -417,7 +415,6 @@ export interface components {
       /**
        * @description format version (GET /v1/spec/{version})
        * @default 2026-02
-       * @enum {string|null}
        */
       spec_version?: '2026-02' | null;
       /** @description one declaration per training session */
@@ -534,9 +531,8 @@ export interface components {
         /**
          * @description free text that a spreadsheet would take for a formula (=, +, -, @): error, warning or accepted
          * @default reject
-         * @enum {string|null}
          */
-        formula_policy?: 'reject' | 'warn' | 'allow' | null;
+        formula_policy?: ('reject' | 'warn' | 'allow') | null;
         /**
          * @description split a declaration of more holders than the format allows into several
          * @default false
@@ -944,8 +940,7 @@ export interface components {
             min: number;
             max: number;
           } | null;
-          /** @enum {string|null} */
-          reference_list: 'rome' | 'formacode' | 'nsf' | 'rs' | null;
+          reference_list: ('rome' | 'formacode' | 'nsf' | 'rs') | null;
         }[];
       }[];
       enumerations: {

@@ -297,9 +297,12 @@ function schemas(): Record<string, Schema | Record<string, unknown>> {
     DeclarationBody: {
       description:
         'Declarations to turn into a bulk-import file: the body of an adf file or of a jdr file, told apart by `type`. ' +
-        'This schema refuses every body the server answers 400 and none it takes; the rules that depend on the ' +
-        'declarant or on other values (and NIR keys, dates, codes of the reference lists) come back as errors of ' +
-        'the validation response.',
+        'The schema refuses a body when the server would refuse it (400 INVALID_REQUEST) and when the server ' +
+        'would read it but find an error a schema can say (a required field missing, a value too long or not ' +
+        'among the allowed ones, a field not allowed, too many or too few values): those are errors of the ' +
+        'validation response (200 from validate, 422 from generate), not a 400. Whatever else depends on the ' +
+        'declarant or on other values (NIR keys, dates, codes of the reference lists) comes back as errors of ' +
+        'the validation response too.',
       oneOf: FILE_TYPES.map((t) => schemaRef(bodySchemaName(t))),
       discriminator: {
         propertyName: 'type',
@@ -528,7 +531,9 @@ function schemas(): Record<string, Schema | Record<string, unknown>> {
               max_length: { type: 'integer', nullable: true },
               allowed_values: { type: 'array', items: { type: 'string' }, nullable: true },
               value_count: { ...object({ min: integer(), max: integer() }), nullable: true },
-              reference_list: { type: 'string', enum: [...REFERENCE_LIST_NAMES, null], nullable: true },
+              reference_list: {
+                anyOf: [{ type: 'string', enum: [...REFERENCE_LIST_NAMES] }, { enum: [null] }],
+              },
             }),
           },
         }),

@@ -273,6 +273,7 @@ export interface JsonSchema {
   maxLength?: number;
   pattern?: string;
   enum?: (string | null)[];
+  anyOf?: JsonSchema[];
   minimum?: number;
   maximum?: number;
   default?: string | number | boolean;
@@ -447,7 +448,16 @@ function fieldSchema(
     }
     case 'string': {
       schema = { type: 'string' };
-      if (field.values) schema.enum = required ? [...field.values] : [...field.values, null];
+      // An optional field's values are `anyOf [{type: string, enum: values}, {enum: [null]}]`, not
+      // `nullable` with an enum that lists null: a tool that turns `nullable` into a null added to the
+      // enum (Prism's request validator) then finds it twice ("duplicate items") and checks no body.
+      if (field.values) {
+        if (required) schema.enum = [...field.values];
+        else {
+          delete schema.type;
+          schema.anyOf = [{ type: 'string', enum: [...field.values] }, { enum: [null] }];
+        }
+      }
       const values = [...new Set(columns.flatMap((c) => (c.column.type === 'enum' ? c.column.values! : [])))];
       if (values.length > 0 && !field.values) {
         schema.pattern = enumPattern(values, !required);
@@ -470,7 +480,8 @@ function fieldSchema(
       break;
     }
   }
-  if (!required) schema.nullable = true;
+  // (An optional enumeration says null in its anyOf: `nullable` needs a `type` beside it.)
+  if (!required && !schema.anyOf) schema.nullable = true;
   if ('default' in field && field.default !== undefined) schema.default = field.default;
   if (notes.length > 0) schema.description = notes.join('; ');
   return schema;
