@@ -67,9 +67,8 @@ function hasQuoting(sep: Separator): boolean {
  * Streams the records of delimited text as rows of text cells. Quotes follow RFC 4180 (a field that
  * starts with `"` runs to the closing `"`, `""` inside is one quote, line breaks included) — except
  * with `|`, the official format's separator, where `"` is an ordinary character (API.md §4). A
- * record's row number is its position (1-based); empty fields are left out. Every field, empty or
- * not, is a cell met (ReadBudget.cellMet, as every cell element of a workbook): a full 50,000-row
- * official file (20 or 29 columns, header included) stays far below the bound.
+ * record's row number is its position (1-based); empty fields are left out. Each non-empty field is
+ * a cell of the file (ReadBudget.cell).
  */
 export function readDelimited(source: DelimitedText, budget: ReadBudget, visit: RowVisitor): void {
   const { text, separator } = source;
@@ -117,10 +116,11 @@ export function readDelimited(source: DelimitedText, budget: ReadBudget, visit: 
         value = text.slice(i, k);
         i = k;
       }
-      // Every field is a cell met, as every cell element of a workbook (ReadBudget); only one holding
-      // something is passed on.
-      budget.cellMet();
-      if (value !== '') cells.push({ col, cell: { k: 'text', v: value } });
+      // A field holding something is a cell of the file (ReadBudget); an empty one stores nothing.
+      if (value !== '') {
+        budget.cell();
+        cells.push({ col, cell: { k: 'text', v: value } });
+      }
       col++;
       if (i < n && text.charCodeAt(i) === sep) {
         i++;

@@ -146,19 +146,21 @@ describe('hostile workbooks (API.md §14 bounds)', () => {
     expect(refusal(zip).reason).toBe('too_large_expanded');
   });
 
-  it('an empty-cell bomb (5,000,001 empty cell elements) stops at the bound of cells met while the sheet streams', () => {
-    const cells = '<c/>'.repeat(SHEET_LIMITS.maxCellsMet + 1);
+  it('an empty-cell bomb (1,000,001 empty cell elements) stops at the bound of cells while the sheet streams', () => {
+    const cells = '<c/>'.repeat(SHEET_LIMITS.maxCells + 1);
     const zip = zipOf(minimalParts(`${HEADER}<row r="2">${cells}</row>`));
-    expect(zip.length).toBeLessThan(200_000);
+    expect(zip.length).toBeLessThan(100_000);
     expect(refusal(zip).reason).toBe('too_many_cells');
   });
 
-  it('empty cell elements beside the data count as cells met, not against the 1,000,000 (as a CSV’s empty fields)', () => {
+  it('cell elements beside the data count as cells of the workbook (API.md §14: 1,000,000)', () => {
     const data =
       '<row r="2"><c r="A2" t="inlineStr"><is><t>S1</t></is></c><c r="B2" t="inlineStr"><is><t>2550814168025</t></is></c>' +
       '<c r="C2" t="inlineStr"><is><t>DUPONT</t></is></c></row>';
-    const zip = zipOf(minimalParts(`${HEADER}${data}<row r="3">${'<c/>'.repeat(1_500_000)}</row>`));
-    expect(importOf(zip).rows_read).toBe(1);
+    const within = zipOf(minimalParts(`${HEADER}${data}<row r="3">${'<c/>'.repeat(990_000)}</row>`));
+    expect(importOf(within).rows_read).toBe(1);
+    const past = zipOf(minimalParts(`${HEADER}${data}<row r="3">${'<c/>'.repeat(1_000_000)}</row>`));
+    expect(refusal(past).reason).toBe('too_many_cells');
   });
 
   it('more than 1,000,000 non-empty cells outside the official columns are refused', () => {

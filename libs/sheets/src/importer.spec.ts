@@ -547,7 +547,7 @@ describe('importSheet: limits', () => {
     expect(err!.message).toContain('20 Mo');
   });
 
-  it('imports a fully filled 50,000-row jdr sheet (29 columns: 1,450,000 cells), as XLSX and as CSV', () => {
+  it('refuses a fully filled 50,000-row jdr sheet (29 columns: 1,450,000 cells, API.md §14: 1,000,000), as XLSX and as CSV; 34,000 rows pass', () => {
     const columns = findSpec('2026-02')!.tables.jdr.columns;
     const valueOf = (c: ColumnSpec, i: number): string => {
       const holder = c.level === 'holder';
@@ -570,15 +570,19 @@ describe('importSheet: limits', () => {
     };
     const rows: string[][] = [columns.map((c) => c.name)];
     for (let i = 0; i < 50_000; i++) rows.push(columns.map((c) => valueOf(c, i)));
+    const tooMany = expect.objectContaining({
+      code: 'UNREADABLE_FILE',
+      details: { reason: 'too_many_cells' },
+    });
     expect(rows.slice(1).every((r) => r.every((v) => v !== ''))).toBe(true);
     const req = { type: 'jdr', declarant: 'training_organization' };
-    const xlsx = importOf(sheet(rows), req, { maxRows: 50_000 });
-    expect([xlsx.rows_read, xlsx.declarations, xlsx.unmapped_headers]).toEqual([50_000, 100, []]);
-    const csv = importOf(
-      Buffer.from(rows.map((r) => r.join(';')).join('\r\n')),
-      { ...req, filename: 'jdr.csv' },
-      { maxRows: 50_000 },
+    expect(() => importOf(sheet(rows), req, { maxRows: 50_000 })).toThrow(tooMany);
+    const csvOf = (r: string[][]) => Buffer.from(r.map((x) => x.join(';')).join('\r\n'));
+    expect(() => importOf(csvOf(rows), { ...req, filename: 'jdr.csv' }, { maxRows: 50_000 })).toThrow(
+      tooMany,
     );
-    expect([csv.rows_read, csv.declarations]).toEqual([50_000, 100]);
+    // 34,000 rows of 29 cells and the header: 986,029 cells.
+    const fits = importOf(csvOf(rows.slice(0, 34_001)), { ...req, filename: 'jdr.csv' }, { maxRows: 50_000 });
+    expect([fits.rows_read, fits.declarations]).toEqual([34_000, 68]);
   }, 120_000);
 });

@@ -120,7 +120,7 @@ export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnv
 
   if (format === 'text') {
     const source = sniffDelimited(buf);
-    const reader = new SheetReader(kind, mapping, req.filename, false, env, budget);
+    const reader = new SheetReader(kind, mapping, req.filename, false, env);
     readDelimited(source, budget, (row) => reader.visit(row));
     if (!reader.headerFound) throw unreadable('no_header_row', lang);
     return reader.finish(req);
@@ -144,7 +144,7 @@ export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnv
     candidates = workbook.sheets.filter((s) => !s.hidden);
   }
   for (const sheet of candidates) {
-    const reader = new SheetReader(kind, mapping, sheet.name, workbook.date1904, env, budget);
+    const reader = new SheetReader(kind, mapping, sheet.name, workbook.date1904, env);
     workbook.readSheet(sheet, (row) => reader.visit(row));
     if (reader.headerFound) return reader.finish(req);
   }
@@ -261,7 +261,6 @@ class SheetReader {
     private readonly sheetName: string,
     private readonly date1904: boolean,
     private readonly env: RulesEnvironment,
-    private readonly budget: ReadBudget,
   ) {
     const table = kind.spec.tables[kind.type];
     this.columns = table.columns;
@@ -270,22 +269,13 @@ class SheetReader {
     this.lang = env.lang ?? 'en';
   }
 
-  /**
-   * Non-empty cells the body does not take — the rows down to the header row and its label row, the
-   * cells outside the official columns — count against the budget's 1,000,000 (ReadBudget.cellsUnread);
-   * the official columns' cells are bounded by the row limit.
-   */
   visit(row: SheetRow): boolean {
     if (!this.headerFound) {
       if (row.row > HEADER_SEARCH_ROWS) return false;
-      this.budget.cellsUnread(row.cells.length);
       this.tryHeader(row);
       return true;
     }
-    if (!this.sawData && this.isLabelRow(row)) {
-      this.budget.cellsUnread(row.cells.length);
-      return true;
-    }
+    if (!this.sawData && this.isLabelRow(row)) return true;
     this.dataRow(row);
     return true;
   }
@@ -362,13 +352,9 @@ class SheetReader {
     const values = new Map<string, BodyValue>();
     const normalized = new Map<string, NormalizationRule>();
     let filled = false;
-    let unread = 0;
     for (const { col, cell } of row.cells) {
       const column = this.byCol.get(col);
-      if (!column) {
-        unread++;
-        continue;
-      }
+      if (!column) continue;
       if (cell.k === 'text' && cell.v.trim() === '') continue;
       filled = true;
       const read = readCell(cell, column, this.date1904);
@@ -376,7 +362,6 @@ class SheetReader {
       if (read.value !== undefined) values.set(column.name, read.value);
       if (read.normalized) normalized.set(column.name, read.normalized);
     }
-    if (unread) this.budget.cellsUnread(unread);
     // Empty rows are skipped (API.md §14), and so are rows whose only cells are unmapped.
     if (!filled) return;
     this.sawData = true;

@@ -5,30 +5,25 @@ export interface ReadLimits {
   /** Bytes inflated from a workbook's zip, all parts together. */
   readonly maxExpandedBytes: number;
   /**
-   * Non-empty cells the import does not read into the body — left of, right of or above the header
-   * row's official columns (API.md §14's 1,000,000 cells) — and strings of a workbook's shared-string
-   * table. The cells it reads are bounded by the row limit (50,000 rows × the official columns).
+   * Cells a file holds (API.md §14's 1,000,000), counted as the sheet streams: each cell element of a
+   * workbook (`<c>`: what the workbook stores, a value or only a format), each non-empty field of a
+   * CSV (an empty field stores nothing); and the strings of a workbook's shared-string table.
    */
   readonly maxCells: number;
-  /**
-   * Every cell a reader meets, empty or not: each XLSX cell element (`<c>`), each field of a CSV
-   * line. A full 50,000-row sheet of 29 jdr columns meets 1,450,050; an empty-cell bomb stops here.
-   */
-  readonly maxCellsMet: number;
   /** Parts of a workbook: a handful in practice; a zip of thousands of entries is not a workbook. */
   readonly maxEntries: number;
 }
 
 /**
  * The bounds of API.md §14: a workbook that would expand past 200 MB, or hold more than 1,000,000
- * cells besides those the import reads, is refused (400 UNREADABLE_FILE) — checked before the work
- * (the zip's central directory) and while it streams (each inflated byte and each cell is counted),
- * never after. One rule for XLSX and CSV (ReadBudget).
+ * cells, is refused (400 UNREADABLE_FILE) — checked before the work (the zip's central directory)
+ * and while it streams (each inflated byte and each cell is counted), never after. One rule for XLSX
+ * and CSV (ReadBudget.cell). A full sheet of 50,000 rows fits in adf (at most 19 columns filled a
+ * row) but not in jdr (29): such a jdr file is split in two, or made by `generate` from JSON.
  */
 export const SHEET_LIMITS: ReadLimits = {
   maxExpandedBytes: 200 * 1024 * 1024,
   maxCells: 1_000_000,
-  maxCellsMet: 5_000_000,
   maxEntries: 10_000,
 };
 
@@ -64,8 +59,8 @@ export const UNREADABLE_REASONS = {
     fr: 'il dépasserait 200 Mo une fois décompressé',
   },
   too_many_cells: {
-    en: 'more than 1,000,000 cells besides the official columns read, or 5,000,000 cells in all, empty ones included',
-    fr: 'plus de 1 000 000 de cellules hors des colonnes officielles lues, ou 5 000 000 de cellules en tout, vides comprises',
+    en: 'more than 1,000,000 cells',
+    fr: 'plus de 1 000 000 de cellules',
   },
   bad_xml: {
     en: 'a part of the workbook is not well-formed XML',
@@ -89,14 +84,12 @@ export function unreadable(reason: UnreadableReason, lang: Lang): RequestError {
 
 /**
  * What the reading of one file may still spend: inflated bytes and cells, shared by every part and
- * sheet read, with one rule for both readers (XLSX and CSV): every cell met counts against
- * `maxCellsMet`, every non-empty cell the import leaves unread against `maxCells`. Spending past a
+ * sheet read, with one rule for both readers (XLSX and CSV, ReadLimits.maxCells). Spending past a
  * bound throws UNREADABLE_FILE at once.
  */
 export class ReadBudget {
   private bytes = 0;
-  private met = 0;
-  private unread = 0;
+  private cells = 0;
 
   constructor(
     readonly lang: Lang,
@@ -108,15 +101,9 @@ export class ReadBudget {
     if (this.bytes > this.limits.maxExpandedBytes) throw unreadable('too_large_expanded', this.lang);
   }
 
-  /** A cell a reader meets, empty or not: an XLSX cell element, a field of a CSV line. */
-  cellMet(): void {
-    if (++this.met > this.limits.maxCellsMet) throw unreadable('too_many_cells', this.lang);
-  }
-
-  /** Non-empty cells the import does not read into the body (outside the official columns, above them). */
-  cellsUnread(n: number): void {
-    this.unread += n;
-    if (this.unread > this.limits.maxCells) throw unreadable('too_many_cells', this.lang);
+  /** A cell the file holds: a workbook's cell element, a CSV's non-empty field. */
+  cell(): void {
+    if (++this.cells > this.limits.maxCells) throw unreadable('too_many_cells', this.lang);
   }
 
   /** A workbook's shared-string table, as it grows: no more strings than maxCells. */
@@ -124,7 +111,7 @@ export class ReadBudget {
     if (count > this.limits.maxCells) throw unreadable('too_many_cells', this.lang);
   }
 
-  get cellsMet(): number {
-    return this.met;
+  get cellsHeld(): number {
+    return this.cells;
   }
 }

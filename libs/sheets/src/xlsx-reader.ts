@@ -149,9 +149,9 @@ export class XlsxWorkbook {
   }
 
   /**
-   * Streams a sheet's rows to `visit` (which returns false to stop). Every cell element, empty or
-   * not, counts against the budget as it is met (ReadBudget.cellMet), so an empty-cell bomb stops at
-   * the bound.
+   * Streams a sheet's rows to `visit` (which returns false to stop). Every cell element, a value or
+   * only a format, is a cell the workbook holds (ReadBudget.cell), so an empty-cell bomb stops at the
+   * bound.
    */
   readSheet(sheet: WorkbookSheet, visit: RowVisitor): void {
     const strings = this.loadSharedStrings();
@@ -214,7 +214,7 @@ export class XlsxWorkbook {
               return;
             }
             case 'c': {
-              budget.cellMet();
+              budget.cell();
               const ref = attrs.r;
               const c = ref === undefined ? -1 : columnOfRef(ref);
               col = c >= 0 ? c : col + 1;
