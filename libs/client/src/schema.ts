@@ -115,7 +115,7 @@ export interface paths {
     put?: never;
     /**
      * Read a spreadsheet (XLSX, CSV or TSV) into the body generate takes
-     * @description Headers are recognized by official name, JSON field, label or a documented synonym (`mapping` overrides); rows sharing `ID_DECLARATION` form one declaration; every issue and every validation entry names its `cell`. A workbook that is not a readable XLSX or CSV, or that would expand past 200 MB or hold more cells than the bounds of docs/spreadsheets.md (1,000,000 non-empty cells outside the columns read, 5,000,000 in all), is `400 UNREADABLE_FILE`. Nothing is stored; free for every key.
+     * @description Headers are recognized by official name, JSON field, label or a documented synonym (`mapping` overrides); rows sharing `ID_DECLARATION` form one declaration; every issue and every validation entry names its `cell`. A workbook that is not a readable XLSX or CSV, or that would expand past 200 MB or hold more than 1,000,000 cells (a workbook’s cell elements, a CSV’s non-empty fields), is `400 UNREADABLE_FILE`. Nothing is stored; free for every key.
      */
     post: operations['importDeclarations'];
     delete?: never;

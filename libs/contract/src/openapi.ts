@@ -905,7 +905,7 @@ function operations(): Record<string, Record<string, Operation>> {
         tags: ['declarations'],
         summary: 'Read a spreadsheet (XLSX, CSV or TSV) into the body generate takes',
         description:
-          'Headers are recognized by official name, JSON field, label or a documented synonym (`mapping` overrides); rows sharing `ID_DECLARATION` form one declaration; every issue and every validation entry names its `cell`. A workbook that is not a readable XLSX or CSV, or that would expand past 200 MB or hold more than 1,000,000 cells (a workbook's cell elements, a CSV's non-empty fields), is `400 UNREADABLE_FILE`. Nothing is stored; free for every key.',
+          'Headers are recognized by official name, JSON field, label or a documented synonym (`mapping` overrides); rows sharing `ID_DECLARATION` form one declaration; every issue and every validation entry names its `cell`. A workbook that is not a readable XLSX or CSV, or that would expand past 200 MB or hold more than 1,000,000 cells (a workbook’s cell elements, a CSV’s non-empty fields), is `400 UNREADABLE_FILE`. Nothing is stored; free for every key.',
         security: BEARER,
         requestBody: uploadForm(
           'The spreadsheet: XLSX, or CSV/TSV (separator `,` `;` `|` or tab; UTF-8 with or without BOM, or Windows-1252)',
