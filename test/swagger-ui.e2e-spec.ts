@@ -109,6 +109,23 @@ describe('Swagger UI: Authorize, then Try it out on every operation', () => {
       { type: 'adf', declarant: 'employer' },
       { name: generated.body.filename, content: csv.text },
     );
+    results.fixFile = await tryIt(
+      page,
+      'fixFile',
+      { type: 'adf', declarant: 'employer' },
+      { name: generated.body.filename, content: csv.text },
+    );
+    results.importDeclarations = await tryIt(
+      page,
+      'importDeclarations',
+      { type: 'adf', declarant: 'employer' },
+      { name: 'sessions.csv', content: csv.text },
+    );
+    results.downloadTemplate = await tryIt(page, 'downloadTemplate', {
+      version: '2026-02',
+      type: 'adf',
+      declarant: 'employer',
+    });
     results.getFile = await tryIt(page, 'getFile', { id: generated.body.file_id });
     results.downloadFile = await tryIt(page, 'downloadFile', { id: generated.body.file_id });
     results.live = await tryIt(page, 'live');
@@ -130,6 +147,9 @@ describe('Swagger UI: Authorize, then Try it out on every operation', () => {
       validateDeclarations: '200',
       generateFile: '200',
       validateFile: '200',
+      fixFile: '200',
+      importDeclarations: '200',
+      downloadTemplate: '200',
       getFile: '200',
       downloadFile: '200',
       live: '200',
