@@ -5,7 +5,7 @@ import {
   type MiddlewareConsumer,
   type NestModule,
 } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { InfraModule, type Clock, type RootLogger } from '@ppfile/infra';
 import { ApiKeyMiddleware } from './auth/api-key.middleware';
 import { AuthModule } from './auth/auth.module';
@@ -13,7 +13,6 @@ import { ApiExceptionFilter } from './common/api-exception.filter';
 import { Draining } from './common/draining';
 import { BodyBudget } from './common/body-budget';
 import { jsonBody } from './common/json-body.middleware';
-import { ApiValidationPipe } from './common/validation';
 import { GATEWAY_CONFIG, servicesOf, type GatewayConfig } from './config';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { dashboardFormBody, DashboardSessionMiddleware } from './dashboard/session.middleware';
@@ -68,7 +67,6 @@ export class AppModule implements NestModule {
         Draining,
         BodyBudget,
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
-        { provide: APP_PIPE, useClass: ApiValidationPipe },
         operatorGateProvider,
       ],
       exports: [GATEWAY_CONFIG, Draining, BodyBudget, OPERATOR_GATE],

@@ -1,7 +1,8 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, UploadedFile } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, UploadedFile, UsePipes } from '@nestjs/common';
 import { parisDay, type DeclarationValidationResponse } from '@ppfile/rules';
 import type { ImportResult } from '@ppfile/sheets';
 import { ImportForm, UploadFormFields } from '../files/dto/files.dto';
+import { ApiValidationPipe } from '../common/validation';
 import type { GatewayRequest } from '../common/request-context';
 import { Clock } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
@@ -38,6 +39,7 @@ export class DeclarationsController {
    * value's cell named. Free.
    */
   @Post('import')
+  @UsePipes(ApiValidationPipe)
   @HttpCode(200)
   async import(
     @Req() req: GatewayRequest,

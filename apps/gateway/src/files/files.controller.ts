@@ -10,11 +10,13 @@ import {
   Req,
   Res,
   UploadedFile,
+  UsePipes,
 } from '@nestjs/common';
 import type { Response } from 'express';
 import type { FileValidationResponse, FixResponse } from '@ppfile/rules';
 import { ApiError, REQUEST_FIELD_PROBLEMS } from '@ppfile/contract';
 import type { GatewayRequest } from '../common/request-context';
+import { ApiValidationPipe } from '../common/validation';
 import { FileReader, PROCESSING_RETRY_AFTER_SECONDS } from './file-reader';
 import { GenerateService } from './generate.service';
 import { FileIdParams, UploadForm, UploadFormFields } from './dto/files.dto';
@@ -23,7 +25,11 @@ import type { Reply } from './reply';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** Its OpenAPI description (statuses, bodies, headers, examples) is libs/contract openapi.ts. */
+/**
+ * Its OpenAPI description (statuses, bodies, headers, examples) is libs/contract openapi.ts. Its DTOs
+ * (route parameters, upload forms) go through ApiValidationPipe, route by route: generate, whose body
+ * libs/rules reads, pays for no pipe.
+ */
 @Controller('v1/files')
 export class FilesController {
   constructor(
@@ -67,6 +73,7 @@ export class FilesController {
   }
 
   @Post('validate')
+  @UsePipes(ApiValidationPipe)
   @HttpCode(200)
   // The form was read in memory (never on disk, SERVICE.md §4.3) by upload-body.middleware.ts; its
   // fields and the presence of its file are checked by UploadForm (the global ValidationPipe).
@@ -79,6 +86,7 @@ export class FilesController {
   }
 
   @Post('fix')
+  @UsePipes(ApiValidationPipe)
   @HttpCode(200)
   // The same form as validate (upload-body.middleware.ts reads it in memory; UploadForm checks it).
   async fix(
@@ -90,11 +98,13 @@ export class FilesController {
   }
 
   @Get(':id')
+  @UsePipes(ApiValidationPipe)
   metadata(@Req() req: GatewayRequest, @Param() { id }: FileIdParams): Promise<Record<string, unknown>> {
     return this.reader.metadata(req.principal!, id);
   }
 
   @Get(':id/download')
+  @UsePipes(ApiValidationPipe)
   async download(
     @Req() req: GatewayRequest,
     @Res() res: Response,

@@ -1,10 +1,10 @@
-import { Controller, Get, Inject, Param, Req, Res, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Req, Res, StreamableFile, UsePipes } from '@nestjs/common';
 import type { Response } from 'express';
 import { CURRENT_SPEC_VERSION, describeSpec, findSpec, searchReferences, SPEC_VERSIONS } from '@ppfile/rules';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { template, templateFileName, TEMPLATE_CONTENT_TYPE } from '@ppfile/sheets';
 import type { GatewayRequest } from '../common/request-context';
-import { PathAndQuery } from '../common/validation';
+import { ApiValidationPipe, PathAndQuery } from '../common/validation';
 import { ReferenceSearch, SpecVersionParams, TemplateRequest } from './dto/spec-params.dto';
 
 /**
@@ -12,6 +12,7 @@ import { ReferenceSearch, SpecVersionParams, TemplateRequest } from './dto/spec-
  * parameters are checked by their DTOs (dto/spec-params.dto.ts) before a handler runs.
  */
 @Controller('v1/spec')
+@UsePipes(ApiValidationPipe)
 export class SpecController {
   constructor(@Inject(ReferenceDirectory) private readonly referenceData: ReferenceDirectory) {}
 
