@@ -11,37 +11,6 @@ export class FileIdParams {
   id!: string;
 }
 
-/**
- * POST /v1/declarations/import's form (API.md §14): the upload's fields, and the sheet to read and
- * the headers' mapping (JSON text, read by libs/sheets). Any other field is refused.
- */
-export class ImportForm {
-  @Required()
-  @IsObject(said(words('unknown')))
-  file?: UploadedPart;
-
-  @Required()
-  @OneOf(FILE_TYPES)
-  type!: FileType;
-
-  @Required()
-  @OneOf(DECLARANTS)
-  declarant!: Declarant;
-
-  @OptionalText()
-  spec_version?: string;
-
-  @OptionalText()
-  @OneOf(['true', 'false'])
-  strict_references?: 'true' | 'false';
-
-  @OptionalText()
-  sheet?: string;
-
-  @OptionalText()
-  mapping?: string;
-}
-
 /** The file part of an upload as the form's DTO sees it: its bytes stay out of class-transformer. */
 export interface UploadedPart {
   name: string;
@@ -73,6 +42,18 @@ export class UploadForm {
   @OptionalText()
   @OneOf(['true', 'false'])
   strict_references?: 'true' | 'false';
+}
+
+/**
+ * POST /v1/declarations/import's form (API.md §14): the upload's, and the sheet to read and the
+ * headers' mapping (JSON text, read by libs/sheets). Any other field is refused.
+ */
+export class ImportForm extends UploadForm {
+  @OptionalText()
+  sheet?: string;
+
+  @OptionalText()
+  mapping?: string;
 }
 
 /** The upload's text fields with its file part (name and size only), for UploadForm. */
