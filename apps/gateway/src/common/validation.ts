@@ -205,6 +205,9 @@ export class ApiValidationPipe implements PipeTransform {
   }
 }
 
+/** The fields each DTO class declares, read once from class-validator's metadata. */
+const DECLARED = new WeakMap<new () => object, ReadonlySet<string>>();
+
 function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -215,11 +218,15 @@ function isObject(value: unknown): value is object {
  * declared: a form field of one of those names would go unnamed (the JSON body names them, API.md §2).
  */
 function undeclaredFields(Dto: new () => object, value: object): FieldProblemText[] {
-  const declared = new Set(
-    getMetadataStorage()
-      .getTargetValidationMetadatas(Dto, '', true, false)
-      .map((m) => m.propertyName),
-  );
+  let declared = DECLARED.get(Dto);
+  if (!declared) {
+    declared = new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(Dto, '', true, false)
+        .map((m) => m.propertyName),
+    );
+    DECLARED.set(Dto, declared);
+  }
   // No metadata: not a DTO (a JSON body typed `unknown` is Object), nothing to say.
   if (declared.size === 0) return [];
   return Object.keys(value)
