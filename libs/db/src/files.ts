@@ -5,7 +5,6 @@ import {
   DECLARANTS,
   FILE_TYPES,
   type Declarant,
-  type FileBirthState,
   type FileStatus,
   type FileType,
   type KeyMode,
@@ -46,13 +45,12 @@ export interface FileRecord {
   progressAt: Date;
 }
 
-/** A record as it is born (libs/jobs FileLifecycle writes it, in one of the birth states). */
+/** A record as it is born (libs/jobs FileLifecycle writes it, naming its birth state). */
 export interface NewFileRecord {
   id: string;
   organizationId: string;
   apiKeyId: string;
   mode: KeyMode;
-  status: FileBirthState;
   type: FileType;
   declarant: Declarant;
   specVersion: string;
@@ -69,15 +67,6 @@ export interface NewFileRecord {
   outcome?: Prisma.InputJsonValue | null;
   lang?: Lang;
   requestId?: string;
-}
-
-/** What the end of a generation knows of its file. */
-export interface FileResult {
-  sha256: string;
-  units: number;
-  rows?: number;
-  declarations?: number;
-  outcome?: Prisma.InputJsonValue;
 }
 
 /** The database's spelling of the vocabulary (Prisma enums are upper case); one place converts it. */

@@ -68,7 +68,7 @@ export interface FileLifecycleDeps {
 }
 
 /** The record of a file as it is accepted, before the lifecycle names its state and object key. */
-export type AcceptedFile = Omit<NewFileRecord, 'status' | 'objectKey'>;
+export type AcceptedFile = Omit<NewFileRecord, 'objectKey'>;
 
 /** The idempotency claim of the accepting request: a retry after a crash is answered from this file. */
 export interface ClaimRef {
@@ -297,11 +297,7 @@ export class FileLifecycle {
   }
 
   /** A record born in `state` (a birth state of FILE_BIRTH_STATES). */
-  private async create(
-    tx: Db,
-    record: Omit<NewFileRecord, 'status'>,
-    state: FileBirthState,
-  ): Promise<FileRecord> {
+  private async create(tx: Db, record: NewFileRecord, state: FileBirthState): Promise<FileRecord> {
     const { error, outcome, ...rest } = record;
     const createdAt = record.createdAt ?? this.deps.now();
     const row = await tx.fileRecord.create({
