@@ -251,6 +251,31 @@ describe('ppfile fix', () => {
     expect(answer.content).toBeUndefined();
     expect(answer.validation.errors[0].code).toBe('INVALID_HEADER');
   });
+
+  it('-o is written whole or not at all: a row that cannot be split after many good ones leaves the old file as it was', () => {
+    const good = Array.from({ length: 3000 }, (_, i) => row.replace('S1-E1', `S1-E${i}`));
+    const file = path.join(tmp, 'long.csv');
+    // 3,000 rows (more than one block of the fixed file) before a row with one cell missing.
+    writeFileSync(file, `${header}\n${good.join('\n')}\nS1|Session 1|S1-E|SST\n`);
+    const out = path.join(tmp, 'kept.csv');
+    writeFileSync(out, 'previous content');
+    const r = ppfile(['fix', file, ...KIND, '--today', TODAY, '-o', out]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('not fixed');
+    expect(readFileSync(out, 'utf8')).toBe('previous content');
+    expect(readdirSync(tmp).filter((f) => f.includes('partial'))).toEqual([]);
+
+    // The same rows mended: the file written through equals the answer's content, and stdout's.
+    const mendable = path.join(tmp, 'long-ok.csv');
+    writeFileSync(mendable, `${header}\n${good.join('\n')}\n`);
+    // (one holder over and over: the fixed file is mended, not valid.)
+    const written = ppfile(['fix', mendable, ...KIND, '--today', TODAY, '-o', out]);
+    expect(written.stderr).toContain(`${out}: 15001 change(s)`);
+    const expected = fixCsv(readFileSync(mendable), { type: 'adf', declarant: 'employer' }, env).content!;
+    expect(readFileSync(out, 'utf8')).toBe(expected);
+    expect(ppfile(['fix', mendable, ...KIND, '--today', TODAY]).stdout).toBe(expected);
+    expect(readdirSync(tmp).filter((f) => f.includes('partial'))).toEqual([]);
+  });
 });
 
 describe('ppfile --help', () => {

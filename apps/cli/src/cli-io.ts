@@ -21,7 +21,7 @@ export function usageError<K extends WordKey>(key: K, ...params: ParamsOf<K>): U
 }
 
 export interface Output {
-  out(text: string): void;
+  out(text: string | Uint8Array): void;
   err(text: string): void;
   /** A line on the terminal that the next one overwrites; null clears it. No-op when not a terminal. */
   progress(text: string | null): void;
@@ -47,7 +47,7 @@ function guardClosedPipes(): void {
   }
 }
 
-function write(stream: NodeJS.WriteStream, text: string): void {
+function write(stream: NodeJS.WriteStream, text: string | Uint8Array): void {
   guardClosedPipes();
   if (!closed.has(stream)) stream.write(text);
 }

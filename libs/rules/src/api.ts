@@ -257,7 +257,7 @@ export function resolveKind(
 export function createCsvValidator(
   req: CsvValidationRequest,
   env: RulesEnvironment,
-  rewriteRow?: CsvValidationOptions['rewriteRow'],
+  rewrite?: CsvValidationOptions['rewrite'],
 ): CsvFileValidator {
   const lang = env.lang ?? 'en';
   const { spec, type, declarant } = resolveKind(req, lang);
@@ -271,7 +271,7 @@ export function createCsvValidator(
     lang,
     filename: req.filename,
     maxRows: env.maxRows,
-    rewriteRow,
+    rewrite,
   };
   return new CsvFileValidator(opts);
 }

@@ -1,9 +1,10 @@
 import { createCsvValidator, resolveKind, type RulesEnvironment } from './api';
 import type { FileValidationResponse } from './csv-validator';
 import { checkFileSize } from './request';
+import type { FixedFileSink } from './fixed-file';
 import { ValueNormalizer, type NormalizationRule, type NormalizationSink } from './json-rows';
 import type { ColumnSpec } from './spec/types';
-import { decodeText } from './text-decoding';
+import { decodeWindows1252, textEncoding } from './text-decoding';
 import { hasFrDateShape } from './values/dates';
 
 /**
@@ -80,48 +81,72 @@ const CLEAN_CODES: Readonly<Record<string, RegExp>> = {
  * UNREADABLE_FILE for a file over the spec's byte limit, before anything is decoded).
  */
 export function fixCsv(bytes: Uint8Array, req: FixRequest, env: RulesEnvironment): FixResponse {
+  const { fixed, changes, change_count, validation } = fixCsvFile(bytes, req, env);
+  if (fixed === undefined) return { changes, change_count, validation };
+  return { content: fixed.toString('utf8'), changes, change_count, validation };
+}
+
+/** fixCsv's answer with the fixed file as bytes: no string of it is made. */
+export interface FixedCsvFile extends Omit<FixResponse, 'content'> {
+  /** Whether the file could be mended: its bytes are `fixed`, or went to the sink. */
+  mended: boolean;
+  /** The fixed file, UTF-8; absent when it could not be mended or when its bytes went to the sink. */
+  fixed?: Buffer;
+}
+
+/**
+ * fixCsv without the string: the fixed file's bytes, or, given `sink`, those bytes handed to it a
+ * block at a time as the rows are read (`ppfile fix -o` writes them to the file). When the answer
+ * is not `mended`, what the sink was given is no file and must be thrown away.
+ */
+export function fixCsvFile(
+  bytes: Uint8Array,
+  req: FixRequest,
+  env: RulesEnvironment,
+  sink?: FixedFileSink,
+): FixedCsvFile {
   const lang = env.lang ?? 'en';
   const { spec, type } = resolveKind(req, lang);
   checkFileSize(bytes.byteLength, spec.limits.maxBytes, lang);
   const columns = spec.tables[type].columns;
   const log = new ChangeLog(spec.limits.maxErrorsListed);
-  const decoded = decodeText(bytes);
-  if (decoded.encoding === 'utf-8-bom') log.file('BOM_REMOVED');
-  if (decoded.encoding === 'windows-1252') log.file('REENCODED_AS_UTF8');
+  const { body, encoding } = textEncoding(bytes);
+  if (encoding === 'utf-8-bom') log.file('BOM_REMOVED');
+  if (encoding === 'windows-1252') log.file('REENCODED_AS_UTF8');
 
   // One pass: each row is fixed, then checked as the fixed file's row (the validator's own reading).
   const values = new ValueNormalizer(log);
-  const validator = createCsvValidator(
-    {
-      type: req.type,
-      declarant: req.declarant,
-      spec_version: spec.version,
-      strict_references: req.strict_references,
-    },
-    env,
-    (line, cells) => {
-      log.row = line;
-      let changed = false;
-      for (let c = 0; c < columns.length; c++) {
-        const cell = cells[c]!;
-        const fixed = fixCell(values, columns[c]!, cell);
-        if (fixed !== cell) {
-          cells[c] = fixed;
-          changed = true;
-        }
-      }
-      return changed;
-    },
-  );
-  validator.writeText(decoded.text);
+  const row = (line: number, cells: readonly string[]): string[] | null => {
+    log.row = line;
+    let fixedRow: string[] | null = null;
+    for (let c = 0; c < columns.length; c++) {
+      const cell = cells[c]!;
+      const fixed = fixCell(values, columns[c]!, cell);
+      if (fixed !== cell) (fixedRow ??= cells.slice())[c] = fixed;
+    }
+    return fixedRow;
+  };
+  const kind = {
+    type: req.type,
+    declarant: req.declarant,
+    spec_version: spec.version,
+    strict_references: req.strict_references,
+  };
+  // UTF-8 is read as validate reads it, a slice at a time; Windows-1252 is decoded whole first.
+  const utf8 = encoding !== 'windows-1252';
+  const validator = createCsvValidator(kind, env, { row, source: utf8 ? body : null, sink });
+  if (utf8) validator.write(body);
+  else validator.writeText(decodeWindows1252(body));
   const validation = validator.end();
   // A file whose header or rows cannot be split answers as validate does: no content, no change.
-  if (!validator.rewritable) return { changes: [], change_count: 0, validation };
-  const text = decoded.text;
-  if (validator.lfLineEndings || (text !== '' && !text.endsWith('\n'))) log.file('CRLF_LINE_ENDINGS');
-  // Nothing changed: the file is its own fixed version (no second copy of a large file).
-  const content = log.count === 0 ? text : validator.rewrittenContent(text);
-  return { content, changes: log.entries, change_count: log.count, validation };
+  if (!validator.rewritable) return { mended: false, changes: [], change_count: 0, validation };
+  if (validator.lfLineEndings || (body.length > 0 && body[body.length - 1] !== 0x0a))
+    log.file('CRLF_LINE_ENDINGS');
+  const fixed = validator.rewrittenBytes();
+  const changes = log.entries;
+  return sink
+    ? { mended: true, changes, change_count: log.count, validation }
+    : { mended: true, fixed, changes, change_count: log.count, validation };
 }
 
 /** One cell, through the normalization its column's type takes in a JSON body. */

@@ -353,6 +353,19 @@ describe('streaming: chunks give the same response as the whole file', () => {
     for (const size of [1, 2, 3, 7, 4096, 65536]) expect(streamed(content, size)).toEqual(expected);
   });
 
+  it('a line longer than the slices the validator decodes (64 KiB) is read whole', () => {
+    const rows = generatedRows(body('jdr', 'training_organization', 3));
+    rows[0] = withCells('jdr', rows[0]!, { NOM_FORMATION: 'é'.repeat(150_000) });
+    const content = csvBytes([columnsOf('jdr'), ...rows], '\r\n');
+    const expected = whole(content);
+    expect(located(expected.errors)).toContainEqual({
+      row: 2,
+      column: 'NOM_FORMATION',
+      code: 'FIELD_TOO_LONG',
+    });
+    for (const size of [4096, 65536, 1 << 20]) expect(streamed(content, size)).toEqual(expected);
+  });
+
   it('chunks of 7 bytes do split multi-byte characters and CRLF pairs', () => {
     const content = bigFile('\r\n');
     let splitsChar = false;

@@ -22,5 +22,6 @@ export * from './values/nir';
 export * from './values/siret';
 export { trimWhiteSpace } from './values/text';
 export * from './csv-fixer';
+export type { FixedFileSink } from './fixed-file';
 export * from './text-decoding';
 export * from './catalogue';

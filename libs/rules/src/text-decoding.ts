@@ -37,9 +37,15 @@ export function decodeWindows1252(bytes: Uint8Array): string {
  * The one decoder of uploaded and official text (libs/refdata reads its exports through it).
  */
 export function decodeText(bytes: Uint8Array): DecodedText {
+  const { body, encoding } = textEncoding(bytes);
+  return { text: encoding === 'windows-1252' ? decodeWindows1252(body) : body.toString('utf8'), encoding };
+}
+
+/** decodeText's verdict without the decoding: the encoding, and the bytes of the text (no BOM). */
+export function textEncoding(bytes: Uint8Array): { body: Buffer; encoding: TextEncoding } {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const bom = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
   const body = bom ? buf.subarray(3) : buf;
-  if (isUtf8(body)) return { text: body.toString('utf8'), encoding: bom ? 'utf-8-bom' : 'utf-8' };
-  return { text: decodeWindows1252(body), encoding: 'windows-1252' };
+  if (isUtf8(body)) return { body, encoding: bom ? 'utf-8-bom' : 'utf-8' };
+  return { body, encoding: 'windows-1252' };
 }

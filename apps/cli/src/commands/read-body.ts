@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { parseJsonBody, type Lang } from '@ppfile/rules';
 import { usageError } from '../cli-io';
 
@@ -20,6 +20,26 @@ export async function* readInput(file: string): AsyncGenerator<Buffer> {
   const stream = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: CHUNK });
   try {
     for await (const chunk of stream) yield chunk as Buffer;
+  } catch (e) {
+    throw cannotRead(file, e);
+  }
+}
+
+/** The size of a file operand that is a regular file (not `-`, a pipe or a device), or null. */
+export function regularFileSize(file: string): number | null {
+  if (file === '-') return null;
+  try {
+    const stat = statSync(file);
+    return stat.isFile() ? stat.size : null;
+  } catch {
+    return null; // readInput reports why it cannot be read
+  }
+}
+
+/** A regular file's bytes at once. */
+export function readInputFile(file: string): Buffer {
+  try {
+    return readFileSync(file);
   } catch (e) {
     throw cannotRead(file, e);
   }

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { generateResponseBody, newFileId } from '@ppfile/contract';
 import {
@@ -7,9 +7,10 @@ import {
   DECLARANTS,
   FILE_TYPES,
   findSpec,
-  fixCsv,
+  fixCsvFile,
   generateFile,
-  type FixResponse,
+  type FixedCsvFile,
+  type FixedFileSink,
   type Lang,
   type RulesEnvironment,
 } from '@ppfile/rules';
@@ -22,11 +23,11 @@ import {
   type SheetIssue,
 } from '@ppfile/sheets';
 import { maxRowsOption, oneOf } from '../args';
-import { EXIT_INVALID, EXIT_OK, printJson, usageError } from '../cli-io';
+import { EXIT_INVALID, EXIT_OK, printJson, usageError, UsageError } from '../cli-io';
 import type { Invocation, Values } from '../command-tree';
 import { loadReferences } from '../references';
 import { say } from '../words';
-import { readInput } from './read-body';
+import { readInput, readInputFile, regularFileSize } from './read-body';
 import { issuesText, subject, todayOption } from './report';
 
 /** The spreadsheet commands of API.md §14: template, import, fix — offline, nothing stored. */
@@ -38,6 +39,9 @@ import { issuesText, subject, todayOption } from './report';
  */
 async function readAll(file: string, specVersion: string | undefined): Promise<Buffer> {
   const limit = (findSpec(specVersion ?? CURRENT_SPEC_VERSION)?.limits ?? CURRENT_LIMITS).maxBytes;
+  // A regular file within the limit is read into one buffer of its size (no pieces copied again).
+  const whole = regularFileSize(file);
+  if (whole !== null && whole <= limit) return readInputFile(file);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of readInput(file)) {
@@ -52,11 +56,15 @@ function writeOut(file: string, content: string | Uint8Array): void {
   try {
     writeFileSync(file, content);
   } catch (e) {
-    throw usageError('cannot_write', {
-      file,
-      reason: (e as NodeJS.ErrnoException).code ?? (e as Error).message,
-    });
+    throw cannotWrite(file, e);
   }
+}
+
+function cannotWrite(file: string, e: unknown): UsageError {
+  return usageError('cannot_write', {
+    file,
+    reason: (e as NodeJS.ErrnoException).code ?? (e as Error).message,
+  });
 }
 
 function kindOptions(values: Values) {
@@ -141,7 +149,7 @@ export async function importCommand({ values, positionals, output, env, lang }: 
       );
       return EXIT_OK;
     }
-    if (!out) output.out(generated.content.toString('utf8'));
+    if (!out) output.out(generated.content);
     output.err(
       `${say(lang, 'generated', {
         target: out ?? say(lang, 'stdout'),
@@ -226,34 +234,90 @@ export async function fixCommand({ values, positionals, output, env, lang }: Inv
   const file = positionals[0]!;
   const kind = kindOptions(values);
   const rulesEnv = environment(values, env, lang);
-  const result = fixCsv(
-    await readAll(file, kind.spec_version),
-    { ...kind, strict_references: values['no-strict-references'] ? false : undefined },
-    rulesEnv,
-  );
+  const bytes = await readAll(file, kind.spec_version);
+  const req = { ...kind, strict_references: values['no-strict-references'] ? false : undefined };
   const out = values.output as string | undefined;
-  if (out && result.content !== undefined) writeOut(out, result.content);
-  if (values.json) printJson(output, result);
-  else {
-    if (!out && result.content !== undefined) output.out(result.content);
+  // To a file of its own: written as the rows are fixed, the bytes never all in memory at once.
+  const result =
+    out && !values.json && writesAsFile(out)
+      ? writeThrough(out, (sink) => fixCsvFile(bytes, req, rulesEnv, sink))
+      : fixCsvFile(bytes, req, rulesEnv);
+  if (out && result.fixed !== undefined) writeOut(out, result.fixed);
+  if (values.json) {
+    // The fixed file's bytes as they are: a string of them is made only for --json's answer.
+    const { fixed, changes, change_count, validation } = result;
+    printJson(output, { content: fixed?.toString('utf8'), changes, change_count, validation });
+  } else {
+    if (!out && result.fixed !== undefined) output.out(result.fixed);
     output.err(describeFix(out ?? say(lang, 'stdout'), subject(file, lang), result, lang));
   }
-  return result.content !== undefined && result.validation.valid ? EXIT_OK : EXIT_INVALID;
+  return result.mended && result.validation.valid ? EXIT_OK : EXIT_INVALID;
 }
 
-function describeFix(target: string, name: string, r: FixResponse, lang: Lang): string {
+/** A path that is, or will be, a regular file (not a device such as /dev/stdout, nor a pipe). */
+function writesAsFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/**
+ * The fix written to `file` as it is made: into a file beside it, renamed to `file` once the fix
+ * says the file is mended, removed otherwise (or on any failure) — never a half-written `file`.
+ */
+function writeThrough(file: string, fix: (sink: FixedFileSink) => FixedCsvFile): FixedCsvFile {
+  const partial = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.partial`);
+  let fd: number | null = null;
+  let writeError: unknown;
+  try {
+    fd = openSync(partial, 'wx');
+    const into = fd;
+    let result: FixedCsvFile;
+    try {
+      result = fix((bytes) => {
+        try {
+          for (let at = 0; at < bytes.length;) at += writeSync(into, bytes, at, bytes.length - at);
+        } catch (e) {
+          writeError = e;
+          throw e;
+        }
+      });
+    } catch (e) {
+      // A refusal of the fix (RequestError) is the command's answer; a failed write is cannot_write.
+      if (writeError === undefined) throw e;
+      throw cannotWrite(file, writeError);
+    }
+    closeSync(fd);
+    fd = null;
+    if (result.mended) renameSync(partial, file);
+    return result;
+  } catch (e) {
+    if (e instanceof UsageError || writeError !== undefined || !isSystemError(e)) throw e;
+    throw cannotWrite(file, e);
+  } finally {
+    if (fd !== null) closeSync(fd);
+    rmSync(partial, { force: true });
+  }
+}
+
+function isSystemError(e: unknown): boolean {
+  return e instanceof Error && typeof (e as NodeJS.ErrnoException).syscall === 'string';
+}
+
+function describeFix(target: string, name: string, r: FixedCsvFile, lang: Lang): string {
   const v = r.validation;
-  let text =
-    r.content === undefined
-      ? `${say(lang, 'verdict', { subject: name, verdict: say(lang, 'not_fixed') })}\n`
-      : `${say(lang, 'fixed_file', { target, changes: r.change_count })}\n`;
+  let text = !r.mended
+    ? `${say(lang, 'verdict', { subject: name, verdict: say(lang, 'not_fixed') })}\n`
+    : `${say(lang, 'fixed_file', { target, changes: r.change_count })}\n`;
   for (const c of r.changes) {
     text += `  ${say(lang, 'change', { row: c.row === null ? '-' : String(c.row), column: c.column ? ` ${c.column}` : '', rule: c.rule })}\n`;
   }
   if (r.change_count > r.changes.length)
     text += `  ${say(lang, 'more_changes', { n: r.change_count - r.changes.length })}\n`;
   const verdict = say(lang, v.file_rejected ? 'rejected' : v.valid ? 'valid' : 'invalid');
-  text += `${say(lang, 'verdict', { subject: r.content === undefined ? name : target, verdict })}\n  ${say(
+  text += `${say(lang, 'verdict', { subject: !r.mended ? name : target, verdict })}\n  ${say(
     lang,
     'file_counts',
     {
