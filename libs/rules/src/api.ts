@@ -109,7 +109,7 @@ function checkRequest(
     issues,
     fieldOf: JsonRowMapper.fieldOf,
   });
-  const writer = write ? new CsvWriter(table) : null;
+  const writer = write ? new CsvWriter(table, request.rowCount) : null;
   // JSON rows occupy lines 2… of the file that would be generated (API.md §4).
   let line = 2;
   new JsonRowMapper(table, request, log).forEachRow((cells, loc) => {

@@ -1,6 +1,6 @@
 /** The generated file's bytes (SERVICE.md §2.5, API.md §3): compared as bytes, not parsed values. */
 import { generateFile } from './api';
-import { writeCsv } from './csv-writer';
+import { CsvWriter, writeCsv } from './csv-writer';
 import { SPEC_2026_02 } from './spec/v2026-02';
 import { body, columnsOf, holders, testEnv } from './testing/spec-helpers';
 
@@ -17,6 +17,29 @@ describe('writeCsv', () => {
     expect(bytes.equals(Buffer.from(`${columnsOf('adf').join('|')}\r\n${line}\r\n${line}\r\n`, 'utf8'))).toBe(
       true,
     );
+  });
+});
+
+describe('CsvWriter', () => {
+  it('writes the same bytes whatever it was told of the row count (its buffer grows when told wrong)', () => {
+    const table = SPEC_2026_02.tables.adf;
+    const header = columnsOf('adf').join('|');
+    // Rows that grow longer and wider (multi-byte) as they come: the first lines understate the size.
+    const rows = Array.from({ length: 1000 }, (_, i) =>
+      columnsOf('adf').map((_, c) =>
+        c === 3 ? `Formation ${'é€😀'.repeat(Math.floor(i / 10))}` : `${i}-${c}`,
+      ),
+    );
+    const expected = Buffer.from(
+      [header, ...rows.map((r) => r.join('|'))].map((l) => `${l}\r\n`).join(''),
+      'utf8',
+    );
+    for (const told of [0, 1, rows.length, 10 * rows.length]) {
+      const writer = new CsvWriter(table, told);
+      for (const row of rows) writer.add(row);
+      expect(writer.toBuffer().equals(expected)).toBe(true);
+    }
+    expect(writeCsv(table, rows).equals(expected)).toBe(true);
   });
 });
 
