@@ -55,7 +55,7 @@ const fileShape = fc.record({
   // Up to 800 rows: past the 64 KiB blocks a sink is given.
   rows: fc.array(fc.tuple(row, fc.boolean()), { minLength: 0, maxLength: 800, size: 'max' }),
   headerCrlf: fc.boolean(),
-  finalLineEnding: fc.boolean(),
+  finalLineEnding: fc.constantFrom('', '\r', '\n', '\r\n', null),
   bom: fc.boolean(),
 });
 
@@ -74,7 +74,8 @@ describe('the fixed file (fixed-file.ts)', () => {
         let expected = `${COLUMNS.join('|')}\r\n`;
         rows.forEach(([cells, crlf], i) => {
           const last = i === rows.length - 1;
-          const ending = last && !finalLineEnding ? '' : crlf ? '\r\n' : '\n';
+          // The last line: without a line ending, with a lone CR, or with the row's own (null).
+          const ending = last && finalLineEnding !== null ? finalLineEnding : crlf ? '\r\n' : '\n';
           input += `${cells.map(([written]) => written).join('|')}${ending}`;
           expected += `${cells.map(([, fixed]) => fixed).join('|')}\r\n`;
         });

@@ -94,9 +94,11 @@ export class FixedFile {
     const lf = source.indexOf(LF, start);
     const end = lf < 0 ? source.length : lf;
     this.at = lf < 0 ? source.length : lf + 1;
-    this.crlf = lf >= 0 && end > start && source[end - 1] === CR;
+    // As the validator reads it: one CR before the LF, or before the end of the file, is no text.
+    const cr = end > start && source[end - 1] === CR;
+    this.crlf = lf >= 0 && cr;
     this.start = start;
-    this.stop = this.crlf ? end - 1 : end;
+    this.stop = cr ? end - 1 : end;
   }
 
   /** The first line written: the lines before it are the source's bytes as they are. */
