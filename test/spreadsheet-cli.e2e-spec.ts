@@ -5,7 +5,18 @@
  * library's own result for the same input.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadReferenceLists, shippedReferenceDir } from '@ppfile/refdata';
@@ -275,6 +286,26 @@ describe('ppfile fix', () => {
     expect(readFileSync(out, 'utf8')).toBe(expected);
     expect(ppfile(['fix', mendable, ...KIND, '--today', TODAY]).stdout).toBe(expected);
     expect(readdirSync(tmp).filter((f) => f.includes('partial'))).toEqual([]);
+  });
+
+  it('-o keeps the permissions of the file it replaces, and writes through a symbolic link', () => {
+    const file = path.join(tmp, 'perm.csv');
+    writeFileSync(file, `${header}\n${row}\n`);
+    const expected = fixCsv(readFileSync(file), { type: 'adf', declarant: 'employer' }, env).content!;
+    const privateOut = path.join(tmp, 'private.csv');
+    writeFileSync(privateOut, 'old', { mode: 0o600 });
+    chmodSync(privateOut, 0o600);
+    expect(ppfile(['fix', file, ...KIND, '--today', TODAY, '-o', privateOut]).status).toBe(0);
+    expect(readFileSync(privateOut, 'utf8')).toBe(expected);
+    expect(statSync(privateOut).mode & 0o777).toBe(0o600);
+
+    const target = path.join(tmp, 'target.csv');
+    writeFileSync(target, 'old');
+    const link = path.join(tmp, 'link.csv');
+    symlinkSync(target, link);
+    expect(ppfile(['fix', file, ...KIND, '--today', TODAY, '-o', link]).status).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe(expected);
   });
 });
 

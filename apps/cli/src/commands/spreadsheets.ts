@@ -1,4 +1,14 @@
-import { closeSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  lstatSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { generateResponseBody, newFileId } from '@ppfile/contract';
 import {
@@ -257,9 +267,19 @@ export async function fixCommand({ values, positionals, output, env, lang }: Inv
 /** A path that is, or will be, a regular file (not a device such as /dev/stdout, nor a pipe). */
 function writesAsFile(file: string): boolean {
   try {
-    return statSync(file).isFile();
+    // A symbolic link is written through, as writeFileSync does, not replaced by a file.
+    return lstatSync(file).isFile();
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/** The permissions of the file that `file` replaces (a file of NIRs kept private stays so), if any. */
+function modeOf(file: string): number | null {
+  try {
+    return statSync(file).mode & 0o777;
+  } catch {
+    return null;
   }
 }
 
@@ -272,7 +292,9 @@ function writeThrough(file: string, fix: (sink: FixedFileSink) => FixedCsvFile):
   let fd: number | null = null;
   let writeError: unknown;
   try {
-    fd = openSync(partial, 'wx');
+    const mode = modeOf(file);
+    fd = openSync(partial, 'wx', mode ?? 0o666);
+    if (mode !== null) fchmodSync(fd, mode);
     const into = fd;
     let result: FixedCsvFile;
     try {
