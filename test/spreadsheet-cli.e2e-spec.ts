@@ -4,10 +4,11 @@
  * files written and the exit status; `--json` prints exactly the HTTP answer, compared here with the
  * library's own result for the same input.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
+  linkSync,
   lstatSync,
   mkdtempSync,
   readdirSync,
@@ -288,7 +289,30 @@ describe('ppfile fix', () => {
     expect(readdirSync(tmp).filter((f) => f.includes('partial'))).toEqual([]);
   });
 
-  it('-o keeps the permissions of the file it replaces, and writes through a symbolic link', () => {
+  it('-o and Ctrl-C: the interrupt waits for the file in hand, which is whole; no partial file is left', async () => {
+    const rows = Array.from({ length: 30_000 }, (_, i) => row.replace('S1-E1', `S1-E${i}`));
+    const file = path.join(tmp, 'interrupted.csv');
+    writeFileSync(file, `${header}\n${rows.join('\n')}\n`);
+    const out = path.join(tmp, 'interrupted-fixed.csv');
+    const child = spawn(process.execPath, [BIN, 'fix', file, ...KIND, '--today', TODAY, '-o', out], {
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Interrupted while the partial file exists: the fix is then under way.
+    const partial = () => readdirSync(tmp).some((f) => f.startsWith('.interrupted-fixed.csv.'));
+    const deadline = Date.now() + 30_000;
+    while (!partial() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    expect(partial()).toBe(true);
+    child.kill('SIGINT');
+    const fixed = fixCsv(readFileSync(file), { type: 'adf', declarant: 'employer' }, env);
+    // The command ends as it would have (1: one holder over and over makes a mended, invalid file),
+    // or with 130 if the interrupt came just after the file was renamed.
+    expect([fixed.validation.valid ? 0 : 1, 130]).toContain(await exited);
+    expect(partial()).toBe(false);
+    expect(readFileSync(out).equals(Buffer.from(fixed.content!))).toBe(true);
+  });
+
+  it('-o keeps the permissions of the file it replaces, writes through a symbolic link, into a hard link', () => {
     const file = path.join(tmp, 'perm.csv');
     writeFileSync(file, `${header}\n${row}\n`);
     const expected = fixCsv(readFileSync(file), { type: 'adf', declarant: 'employer' }, env).content!;
@@ -306,6 +330,14 @@ describe('ppfile fix', () => {
     expect(ppfile(['fix', file, ...KIND, '--today', TODAY, '-o', link]).status).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(target, 'utf8')).toBe(expected);
+
+    // A file with two names is written into: both names see the fixed file.
+    const other = path.join(tmp, 'other-name.csv');
+    linkSync(target, other);
+    writeFileSync(target, 'old again');
+    expect(ppfile(['fix', file, ...KIND, '--today', TODAY, '-o', other]).status).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe(expected);
+    expect(statSync(other).ino).toBe(statSync(target).ino);
   });
 });
 

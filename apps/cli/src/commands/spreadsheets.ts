@@ -1,11 +1,12 @@
 import {
+  accessSync,
   closeSync,
+  constants,
   fchmodSync,
   lstatSync,
   openSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -248,10 +249,9 @@ export async function fixCommand({ values, positionals, output, env, lang }: Inv
   const req = { ...kind, strict_references: values['no-strict-references'] ? false : undefined };
   const out = values.output as string | undefined;
   // To a file of its own: written as the rows are fixed, the bytes never all in memory at once.
-  const result =
-    out && !values.json && writesAsFile(out)
-      ? writeThrough(out, (sink) => fixCsvFile(bytes, req, rulesEnv, sink))
-      : fixCsvFile(bytes, req, rulesEnv);
+  const through =
+    out && !values.json ? writeThrough(out, (sink) => fixCsvFile(bytes, req, rulesEnv, sink)) : null;
+  const result = through ?? fixCsvFile(bytes, req, rulesEnv);
   if (out && result.fixed !== undefined) writeOut(out, result.fixed);
   if (values.json) {
     // The fixed file's bytes as they are: a string of them is made only for --json's answer.
@@ -264,43 +264,57 @@ export async function fixCommand({ values, positionals, output, env, lang }: Inv
   return result.mended && result.validation.valid ? EXIT_OK : EXIT_INVALID;
 }
 
-/** A path that is, or will be, a regular file (not a device such as /dev/stdout, nor a pipe). */
-function writesAsFile(file: string): boolean {
+/**
+ * Whether `file` can be replaced by a file renamed over it without a difference the user would see
+ * from writing into it: absent, or a regular file of ours, writable, with no other name (a symbolic
+ * link, a hard link, someone else's file, a device such as /dev/stdout are written into instead).
+ * Answers its permissions, to give the new file, or null when it does not exist yet.
+ */
+function replaceable(file: string): { mode: number | null } | false {
   try {
-    // A symbolic link is written through, as writeFileSync does, not replaced by a file.
-    return lstatSync(file).isFile();
+    const stat = lstatSync(file);
+    if (!stat.isFile() || stat.nlink > 1 || stat.uid !== process.getuid?.()) return false;
+    accessSync(file, constants.W_OK);
+    return { mode: stat.mode & 0o777 };
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT';
-  }
-}
-
-/** The permissions of the file that `file` replaces (a file of NIRs kept private stays so), if any. */
-function modeOf(file: string): number | null {
-  try {
-    return statSync(file).mode & 0o777;
-  } catch {
-    return null;
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? { mode: null } : false;
   }
 }
 
 /**
- * The fix written to `file` as it is made: into a file beside it, renamed to `file` once the fix
- * says the file is mended, removed otherwise (or on any failure) — never a half-written `file`.
+ * The fix written to `file` as it is made: into a file beside it (same permissions), renamed to
+ * `file` once the fix says the file is mended, removed otherwise or on any failure — never a
+ * half-written `file`. Null, nothing done, when `file` is not replaceable() or no file can be made
+ * beside it: the caller then writes the bytes into `file` at the end. A signal that asks to stop
+ * (Ctrl-C, SIGTERM) waits for the work in hand (a second or so for 20 MB): the command ends as it
+ * would have, `file` whole or as it was; one that comes later removes the partial file and exits
+ * 130/143. Only a SIGKILL can leave a `.NAME.PID.partial` behind.
  */
-function writeThrough(file: string, fix: (sink: FixedFileSink) => FixedCsvFile): FixedCsvFile {
+function writeThrough(file: string, fix: (sink: FixedFileSink) => FixedCsvFile): FixedCsvFile | null {
+  const target = replaceable(file);
+  if (!target) return null;
   const partial = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.partial`);
-  let fd: number | null = null;
+  // Listening before the file exists: from then on a signal waits for the work in hand.
+  const stop = (signal: NodeJS.Signals) => {
+    rmSync(partial, { force: true });
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', stop).once('SIGTERM', stop);
+  let fd: number;
+  try {
+    fd = openSync(partial, 'wx', target.mode ?? 0o666);
+  } catch {
+    return null; // a folder we cannot write in, a name taken: written into `file` instead
+  }
+  let open = true;
   let writeError: unknown;
   try {
-    const mode = modeOf(file);
-    fd = openSync(partial, 'wx', mode ?? 0o666);
-    if (mode !== null) fchmodSync(fd, mode);
-    const into = fd;
+    if (target.mode !== null) fchmodSync(fd, target.mode);
     let result: FixedCsvFile;
     try {
       result = fix((bytes) => {
         try {
-          for (let at = 0; at < bytes.length;) at += writeSync(into, bytes, at, bytes.length - at);
+          for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
         } catch (e) {
           writeError = e;
           throw e;
@@ -312,14 +326,14 @@ function writeThrough(file: string, fix: (sink: FixedFileSink) => FixedCsvFile):
       throw cannotWrite(file, writeError);
     }
     closeSync(fd);
-    fd = null;
+    open = false;
     if (result.mended) renameSync(partial, file);
     return result;
   } catch (e) {
     if (e instanceof UsageError || writeError !== undefined || !isSystemError(e)) throw e;
     throw cannotWrite(file, e);
   } finally {
-    if (fd !== null) closeSync(fd);
+    if (open) closeSync(fd);
     rmSync(partial, { force: true });
   }
 }
