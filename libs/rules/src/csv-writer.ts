@@ -45,13 +45,12 @@ export class CsvWriter {
     this.lines = [];
     const bytes = Buffer.byteLength(batch, 'utf8');
     if (this.out === null) {
-      // The first batch's bytes a line, for every row to come, and an eighth more.
+      // The first batch's bytes a line, for every row to come, and an eighth more. Zeroed, as the
+      // answer is a view of it: what lies past the file must be no one's old memory.
       const expected = Math.ceil(((bytes / count) * (this.rows + 1) * 9) / 8);
-      this.out = Buffer.allocUnsafeSlow(Math.max(expected, bytes, 1024));
+      this.out = Buffer.alloc(Math.max(expected, bytes, 1024));
     } else if (this.size + bytes > this.out.length) {
-      const grown = Buffer.allocUnsafeSlow(
-        Math.max(this.out.length + (this.out.length >> 1), this.size + bytes),
-      );
+      const grown = Buffer.alloc(Math.max(this.out.length + (this.out.length >> 1), this.size + bytes));
       this.out.copy(grown, 0, 0, this.size);
       this.out = grown;
     }

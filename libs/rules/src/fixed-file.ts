@@ -101,7 +101,11 @@ export class FixedFile {
     this.stop = cr ? end - 1 : end;
   }
 
-  /** The first line written: the lines before it are the source's bytes as they are. */
+  /**
+   * The first line written: the lines before it are the source's bytes as they are. The buffer is
+   * zeroed (its pages come zeroed from the system, so that costs nothing until written): the bytes()
+   * answered are a view of it, and what lies past them must be no one's old memory.
+   */
   private begin(upTo: number): void {
     if (this.sink) {
       this.out = Buffer.allocUnsafeSlow(BLOCK);
@@ -109,7 +113,7 @@ export class FixedFile {
       return;
     }
     const size = this.source ? this.source.length + this.source.length / 32 : 0;
-    this.out = Buffer.allocUnsafeSlow(Math.ceil(size) + 1024);
+    this.out = Buffer.alloc(Math.ceil(size) + 1024);
     if (this.source) this.length = this.source.copy(this.out, 0, 0, upTo);
   }
 
@@ -159,7 +163,7 @@ export class FixedFile {
     if (this.length + bytes <= this.out!.length) return;
     if (this.sink) this.flush();
     if (this.length + bytes <= this.out!.length) return;
-    const grown = Buffer.allocUnsafeSlow(Math.max(this.out!.length * 2, this.length + bytes));
+    const grown = Buffer.alloc(Math.max(this.out!.length * 2, this.length + bytes));
     this.out!.copy(grown, 0, 0, this.length);
     this.out = grown;
   }
