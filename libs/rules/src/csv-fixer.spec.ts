@@ -1,6 +1,7 @@
 import { fixCsv, type FileChange } from './csv-fixer';
 import { validateCsv } from './api';
 import { findSpec } from './spec';
+import { adfRow } from './testing/spec-helpers';
 import { NIR_A, NIR_A_KEY, SIRET_A, testReferences } from './testing/fixtures';
 
 const refs = testReferences();
@@ -9,33 +10,7 @@ const req = { type: 'adf', declarant: 'training_organization' };
 const COLUMNS = findSpec('2026-02')!.tables.adf.columns.map((c) => c.name);
 const HEADER = COLUMNS.join('|');
 
-/** A valid adf training-organization row, column → cell, as the official file writes it. */
-function row(overrides: Record<string, string> = {}): string {
-  const cells: Record<string, string> = {
-    ID_DECLARATION: 'SST-2026-09',
-    REFERENCE_DECLARATION: 'Session SST',
-    ID_UNIQUE_PARTENAIRE: 'SST-2026-09-E1',
-    NOM_FORMATION: 'Sauveteur secouriste du travail',
-    DATE_DEBUT_FORMATION: '14/09/2026',
-    DATE_FIN_FORMATION: '15/09/2026',
-    MODALITE_DISPENSE: 'PRESENTIEL',
-    COMPETENCE_TRANSFERABLE: '115650/121885/400635',
-    QUALIFICATION_FORMATEUR: 'PREVENTEUR',
-    FORMATION_CERTIFIANTE: 'NON',
-    CERTIFICATION_VISEE: '',
-    DOMAINE_FORMATION: '42829/42817',
-    SPECIALITE_FORMATION: '344r',
-    NIR: NIR_A,
-    NOM_TITULAIRE: 'DUPONT',
-    PRESENCE_EMPLOYEUR: 'OUI',
-    SIRET_EMPLOYEUR: SIRET_A,
-    REFERENCE_EMPLOYEUR: 'CLIENT-42',
-    DATE_DEBUT_VALIDITE: '15/09/2026',
-    DATE_FIN_VALIDITE: '14/09/2028',
-    ...overrides,
-  };
-  return COLUMNS.map((c) => cells[c]).join('|');
-}
+const row = adfRow;
 
 const file = (...rows: string[]) => Buffer.from([HEADER, ...rows].map((l) => `${l}\r\n`).join(''), 'utf8');
 const changesOf = (rows: string[]) => fixCsv(file(...rows), req, env);

@@ -3,7 +3,8 @@ import { fixCsv, fixCsvFile } from './csv-fixer';
 import type { FileValidationResponse } from './csv-validator';
 import { CsvWriter, writeCsv } from './csv-writer';
 import { findSpec } from './spec';
-import { NIR_A, SIRET_A, testReferences } from './testing/fixtures';
+import { adfRow } from './testing/spec-helpers';
+import { testReferences } from './testing/fixtures';
 
 /**
  * Review of the one-pass fix (fixed-file.ts, the validator's 64 KiB slices, csv-writer.ts): the
@@ -17,32 +18,7 @@ const table = findSpec('2026-02')!.tables.adf;
 const COLUMNS = table.columns.map((c) => c.name);
 const HEADER = COLUMNS.join('|');
 
-function row(overrides: Record<string, string> = {}): string {
-  const cells: Record<string, string> = {
-    ID_DECLARATION: 'SST-2026-09',
-    REFERENCE_DECLARATION: 'Session SST',
-    ID_UNIQUE_PARTENAIRE: 'SST-2026-09-E1',
-    NOM_FORMATION: 'Sauveteur secouriste du travail',
-    DATE_DEBUT_FORMATION: '14/09/2026',
-    DATE_FIN_FORMATION: '15/09/2026',
-    MODALITE_DISPENSE: 'PRESENTIEL',
-    COMPETENCE_TRANSFERABLE: '115650/121885/400635',
-    QUALIFICATION_FORMATEUR: 'PREVENTEUR',
-    FORMATION_CERTIFIANTE: 'NON',
-    CERTIFICATION_VISEE: '',
-    DOMAINE_FORMATION: '42829/42817',
-    SPECIALITE_FORMATION: '344r',
-    NIR: NIR_A,
-    NOM_TITULAIRE: 'DUPONT',
-    PRESENCE_EMPLOYEUR: 'OUI',
-    SIRET_EMPLOYEUR: SIRET_A,
-    REFERENCE_EMPLOYEUR: 'CLIENT-42',
-    DATE_DEBUT_VALIDITE: '15/09/2026',
-    DATE_FIN_VALIDITE: '14/09/2028',
-    ...overrides,
-  };
-  return COLUMNS.map((c) => cells[c]).join('|');
-}
+const row = adfRow;
 
 /** The fixed file in memory, through a sink (blocks copied) and as fixCsv's string: one file. */
 function fixedThreeWays(bytes: Buffer): { text: string; sinkCalls: number; changes: string[] } {

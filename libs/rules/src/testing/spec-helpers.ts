@@ -10,7 +10,7 @@ import type { ReferenceLists } from '../references';
 import { RequestError } from '../request';
 import { SPEC_2026_02 } from '../spec/v2026-02';
 import type { Declarant, FileType } from '../spec/types';
-import { testReferences, validBody } from './fixtures';
+import { NIR_A, SIRET_A, testReferences, validBody } from './fixtures';
 
 /** The validation day of every test unless stated: 22/11/2026, Europe/Paris. */
 export const TODAY = 20261122;
@@ -149,4 +149,37 @@ export function checkCsv(
     { type, declarant, ...req },
     testEnv({ refs: refs ?? testReferences(), today: today ?? TODAY, maxRows, lang }),
   );
+}
+
+/**
+ * One line of a valid adf file of a training organization, as the official file writes it (the
+ * fix's tests: csv-fixer.spec.ts, fix-review.spec.ts), with some cells replaced.
+ */
+export function adfRow(overrides: Record<string, string> = {}): string {
+  const cells: Record<string, string> = {
+    ID_DECLARATION: 'SST-2026-09',
+    REFERENCE_DECLARATION: 'Session SST',
+    ID_UNIQUE_PARTENAIRE: 'SST-2026-09-E1',
+    NOM_FORMATION: 'Sauveteur secouriste du travail',
+    DATE_DEBUT_FORMATION: '14/09/2026',
+    DATE_FIN_FORMATION: '15/09/2026',
+    MODALITE_DISPENSE: 'PRESENTIEL',
+    COMPETENCE_TRANSFERABLE: '115650/121885/400635',
+    QUALIFICATION_FORMATEUR: 'PREVENTEUR',
+    FORMATION_CERTIFIANTE: 'NON',
+    CERTIFICATION_VISEE: '',
+    DOMAINE_FORMATION: '42829/42817',
+    SPECIALITE_FORMATION: '344r',
+    NIR: NIR_A,
+    NOM_TITULAIRE: 'DUPONT',
+    PRESENCE_EMPLOYEUR: 'OUI',
+    SIRET_EMPLOYEUR: SIRET_A,
+    REFERENCE_EMPLOYEUR: 'CLIENT-42',
+    DATE_DEBUT_VALIDITE: '15/09/2026',
+    DATE_FIN_VALIDITE: '14/09/2028',
+    ...overrides,
+  };
+  return columnsOf('adf')
+    .map((c) => cells[c])
+    .join('|');
 }
