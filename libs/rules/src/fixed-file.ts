@@ -33,7 +33,8 @@ export class FixedFile {
 
   /**
    * The next line of the file, as it was read (`text`, without its line ending). Lines come in the
-   * order of the input, every one of them (row() for those whose cells changed).
+   * order of the input, every one of them (row() for those whose cells changed) but a lone CR after
+   * the last LF, which is no line (the validator does not pass it).
    */
   line(text: string): void {
     if (this.source === null) return this.encode(text);
@@ -103,8 +104,8 @@ export class FixedFile {
 
   /**
    * The first line written: the lines before it are the source's bytes as they are. The buffer is
-   * zeroed (its pages come zeroed from the system, so that costs nothing until written): the bytes()
-   * answered are a view of it, and what lies past them must be no one's old memory.
+   * zeroed (its pages come zeroed from the system, so that costs nothing until written): finish()
+   * answers a view of it, and what lies past them must be no one's old memory.
    */
   private begin(upTo: number): void {
     if (this.sink) {
