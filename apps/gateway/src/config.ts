@@ -15,6 +15,7 @@ import {
   type LogLevelName,
   type ServicesConfig,
   type TrustProxy,
+  withoutTrailingSlashes,
 } from '@ppfile/config';
 
 /** The gateway's validated configuration, injected by this token (AppModule provides it). */
@@ -165,7 +166,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   return {
     ...services,
     port: e.PORT,
-    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicBaseUrl: withoutTrailingSlashes(e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`),
     operator:
       e.OPERATOR_USER && e.OPERATOR_PASSWORD
         ? { user: e.OPERATOR_USER, password: e.OPERATOR_PASSWORD }

@@ -29,11 +29,18 @@ export function createPpfileClient(options: PpfileClientOptions): PpfileClient {
   const { apiKey, lang, headers, ...rest } = options;
   return createClient<paths>({
     ...rest,
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    baseUrl: withoutTrailingSlashes(options.baseUrl),
     headers: {
       ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
       ...(lang ? { 'Accept-Language': lang } : {}),
       ...(headers as Record<string, string> | undefined),
     },
   });
+}
+
+/** `https://x.example//` → `https://x.example` (a loop: a regular expression here would be quadratic). */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 47) end--;
+  return url.slice(0, end);
 }

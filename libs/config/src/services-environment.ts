@@ -119,3 +119,10 @@ export function servicesConfigOf(env: ServicesEnvironment): ServicesConfig {
     logLevel: env.LOG_LEVEL,
   };
 }
+
+/** A base URL without its trailing slashes: `https://x.example//` → `https://x.example` (a loop: a regular expression here would be quadratic). */
+export function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 47) end--;
+  return url.slice(0, end);
+}

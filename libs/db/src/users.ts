@@ -44,8 +44,16 @@ export class DuplicateUserError extends Error {
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 /** A practical bound (RFC 5321 paths are at most 256 octets); the dashboard refuses longer input early. */
 export const MAX_EMAIL_LENGTH = 254;
-/** One "@", something on each side, a dot in the domain, no spaces or control characters. */
-const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
+/** A space or a control character: never in an address. */
+const BLANK_OR_CONTROL = /[\s\p{Cc}]/u;
+
+/** One "@", something on each side, a dot inside the domain, no spaces or control characters. */
+function looksLikeEmail(value: string): boolean {
+  const at = value.indexOf('@');
+  if (at <= 0 || value.indexOf('@', at + 1) >= 0 || BLANK_OR_CONTROL.test(value)) return false;
+  const dot = value.indexOf('.', at + 2);
+  return dot > 0 && dot < value.length - 1;
+}
 
 /** The form in which e-mail addresses are stored and compared: trimmed, lowercased. */
 export function normalizeEmail(email: string): string {
@@ -53,7 +61,7 @@ export function normalizeEmail(email: string): string {
 }
 
 export function isEmail(value: unknown): value is string {
-  return typeof value === 'string' && value.length <= MAX_EMAIL_LENGTH && EMAIL.test(value);
+  return typeof value === 'string' && value.length <= MAX_EMAIL_LENGTH && looksLikeEmail(value);
 }
 
 export const newUserId = (): string => `usr_${randomBytes(12).toString('hex')}`;

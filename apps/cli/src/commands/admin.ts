@@ -18,7 +18,12 @@ import {
   type PrismaClient,
   type Stores,
 } from '@ppfile/db';
-import { ReconcileEnvironment, s3ConfigOf, validateEnvironment } from '@ppfile/config';
+import {
+  ReconcileEnvironment,
+  s3ConfigOf,
+  validateEnvironment,
+  withoutTrailingSlashes,
+} from '@ppfile/config';
 import { checkInvariants } from '@ppfile/jobs';
 import type { Lang } from '@ppfile/rules';
 import { ObjectStorage } from '@ppfile/storage';
@@ -214,7 +219,7 @@ function printInvitation(
   how: { output: Output; env: NodeJS.ProcessEnv; lang: Lang; json: boolean },
 ): void {
   const { output, env, lang } = how;
-  const base = (env.PUBLIC_BASE_URL || 'http://localhost:3000').replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(env.PUBLIC_BASE_URL || 'http://localhost:3000');
   const url = `${base}/dashboard/invite/${invitation.token}`;
   const until = invitation.expiresAt.toISOString();
   if (how.json) {

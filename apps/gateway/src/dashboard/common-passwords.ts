@@ -107,9 +107,14 @@ const LIST: readonly string[] = [
   'zion zizou zxcv zxcvbn zxcvbnm zxcvbnm123 zxczxc',
 ];
 
+const SUFFIX_CHARACTER = /^[\p{N}\p{P}\p{S}\s]$/u;
+
 /** Trailing digits, punctuation and spaces: `password123!` → `password`. */
 export function withoutSuffix(lower: string): string {
-  return lower.replace(/[\p{N}\p{P}\p{S}\s]+$/u, '');
+  const chars = [...lower];
+  let end = chars.length;
+  while (end > 0 && SUFFIX_CHARACTER.test(chars[end - 1]!)) end--;
+  return chars.slice(0, end).join('');
 }
 
 const UNLEET: Readonly<Record<string, string>> = {

@@ -179,7 +179,7 @@ function isStep(a: string, b: string): boolean {
 function patternOf(lower: string): 'repeated' | 'sequence' | null {
   const core = withoutSuffix(lower);
   for (const text of core.length >= 8 && core !== lower ? [lower, core] : [lower]) {
-    if (/^(.+)\1+$/su.test(text)) return 'repeated';
+    if (isRepeatedBlock(text)) return 'repeated';
     const found = predictable(text);
     if (found) return found;
   }
@@ -206,4 +206,17 @@ function predictable(text: string): 'repeated' | 'sequence' | null {
   }
   if (free > Math.max(2, Math.floor(chars.length / 5))) return null;
   return repeats >= steps ? 'repeated' : 'sequence';
+}
+
+/** Whether the text is one block written twice or more (`abcabc`), by code points. */
+function isRepeatedBlock(text: string): boolean {
+  const chars = [...text];
+  const n = chars.length;
+  for (let size = 1; size <= n / 2; size++) {
+    if (n % size !== 0) continue;
+    let same = true;
+    for (let i = size; i < n && same; i++) same = chars[i] === chars[i - size];
+    if (same) return true;
+  }
+  return false;
 }
