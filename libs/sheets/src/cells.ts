@@ -5,7 +5,13 @@
 export type Cell =
   | { readonly k: 'text'; readonly v: string }
   /** A number; `date` when its number format shows a date (a date cell). */
-  | { readonly k: 'number'; readonly v: number; readonly date: boolean }
+  | {
+      readonly k: 'number';
+      readonly v: number;
+      readonly date: boolean;
+      /** The number as the file writes it (`2550814168025`, `1.5E+3`): its exact digits. */
+      readonly raw?: string;
+    }
   | { readonly k: 'bool'; readonly v: boolean }
   /** An error value: `#N/A`, `#REF!`, … (a formula's cached error). */
   | { readonly k: 'error'; readonly v: string }
@@ -37,13 +43,14 @@ export function columnLetters(col: number): string {
 export function columnOfRef(ref: string): number {
   let col = 0;
   let i = 0;
-  for (; i < ref.length; i++) {
+  // At most three letters: XFD, Excel's last column (a longer run would overflow).
+  for (; i < ref.length && i < 4; i++) {
     const c = ref.charCodeAt(i);
     const upper = c >= 97 ? c - 32 : c;
     if (upper < 65 || upper > 90) break;
     col = col * 26 + (upper - 64);
   }
-  return i === 0 ? -1 : col - 1;
+  return i === 0 || i > 3 ? -1 : col - 1;
 }
 
 /**
@@ -65,7 +72,8 @@ const EPOCH_1904 = Date.UTC(1904, 0, 1);
  * 29/02/1900 is serial 60): no training date is that old, and the range check refuses them anyway.
  */
 export function serialToDay(serial: number, date1904: boolean): number | null {
-  if (!Number.isFinite(serial) || serial < 0) return null;
+  // 2,958,465 is 31/12/9999, the last day a spreadsheet shows (a serial of 1e15 made an invalid Date).
+  if (!Number.isFinite(serial) || serial < 0 || serial > 2_958_465) return null;
   const whole = Math.floor(serial + 1e-9);
   const ms = (date1904 ? EPOCH_1904 : EPOCH_1900) + whole * DAY_MS;
   const d = new Date(ms);

@@ -98,6 +98,19 @@ export interface ImportResult {
 const HEADER_SEARCH_ROWS = 20;
 const HEADER_MIN_MATCHES = 3;
 const ISSUE_CAP = 1000;
+/** Sheet names an unknown `sheet` lists (each cut to Excel's 31 characters). */
+const SHEETS_LISTED = 20;
+/** Header texts echoed in `mapping` and `unmapped_headers` are cut to this length; at most HEADERS_LISTED unmapped. */
+const HEADER_ECHO_CHARS = 255;
+const HEADERS_LISTED = 200;
+/**
+ * The body an import builds is at most BODY_PER_BYTE times the file's size (and never less than
+ * BODY_FLOOR_BYTES), and never more than the 20 MB generate takes: a real sheet makes a body of one
+ * to ten times its size; a few KB of zip whose cells all point at one long shared string would make
+ * hundreds of MB (issue 32).
+ */
+const BODY_PER_BYTE = 64;
+const BODY_FLOOR_BYTES = 2 * 1024 * 1024;
 
 /**
  * POST /v1/declarations/import: a spreadsheet (XLSX, or CSV/TSV) into the declaration body that
@@ -113,6 +126,10 @@ export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnv
   checkFileSize(bytes.byteLength, kind.spec.limits.maxBytes, lang);
   const mapping = parseMapping(req.mapping, kind, lang);
   const budget = new ReadBudget(lang);
+  const bodyLimit = Math.min(
+    kind.spec.limits.maxBytes,
+    Math.max(BODY_FLOOR_BYTES, BODY_PER_BYTE * bytes.byteLength),
+  );
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const format = sniffFormat(buf);
   if (format === 'ole') throw unreadable('legacy_xls', lang);
@@ -120,7 +137,7 @@ export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnv
 
   if (format === 'text') {
     const source = sniffDelimited(buf);
-    const reader = new SheetReader(kind, mapping, req.filename, false, env);
+    const reader = new SheetReader(kind, mapping, req.filename, false, env, bodyLimit);
     readDelimited(source, budget, (row) => reader.visit(row));
     if (!reader.headerFound) throw unreadable('no_header_row', lang);
     return reader.finish(req);
@@ -131,7 +148,9 @@ export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnv
   if (req.sheet !== undefined) {
     const named = workbook.sheets.find((s) => s.name === req.sheet);
     if (!named) {
-      const message = `${FIELD_PROBLEMS.one_of[lang]}: ${workbook.sheets.map((s) => s.name).join(', ')}`;
+      const names = workbook.sheets.slice(0, SHEETS_LISTED).map((s) => cut(s.name, 31));
+      const more = workbook.sheets.length > SHEETS_LISTED ? ', …' : '';
+      const message = `${FIELD_PROBLEMS.one_of[lang]}: ${names.join(', ')}${more}`;
       throw RequestError.of(
         'INVALID_REQUEST',
         lang,
@@ -144,11 +163,26 @@ export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnv
     candidates = workbook.sheets.filter((s) => !s.hidden);
   }
   for (const sheet of candidates) {
-    const reader = new SheetReader(kind, mapping, sheet.name, workbook.date1904, env);
+    const reader = new SheetReader(kind, mapping, sheet.name, workbook.date1904, env, bodyLimit);
     workbook.readSheet(sheet, (row) => reader.visit(row));
     if (reader.headerFound) return reader.finish(req);
   }
   throw unreadable('no_header_row', lang);
+}
+
+/** A text echoed back, cut to `max` characters (an ellipsis marks the cut). */
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/** UNREADABLE_FILE `body_too_large`: the body the file makes would pass `limit` bytes. */
+function bodyTooLarge(limit: number, lang: Lang): RequestError {
+  const mb = Math.floor(limit / (1024 * 1024));
+  const detail =
+    lang === 'fr'
+      ? `le corps qu'il produirait dépasserait ${mb} Mo (64 fois la taille du fichier, 20 Mo au plus) : répartissez les lignes sur plusieurs fichiers`
+      : `the body it makes would pass ${mb} MB (64 times the file's size, 20 MB at most): split its rows over several files`;
+  return RequestError.of('UNREADABLE_FILE', lang, { detail }, { reason: 'body_too_large', limit });
 }
 
 function sniffFormat(buf: Buffer): 'xlsx' | 'ole' | 'binary' | 'text' {
@@ -249,6 +283,7 @@ class SheetReader {
   private readonly declarations: Declaration[] = [];
   private readonly byId = new Map<string, Declaration>();
   private rowsRead = 0;
+  private bodyBytes = 0;
   private sawData = false;
   private readonly issues: SheetIssue[] = [];
   private issueCount = 0;
@@ -261,6 +296,8 @@ class SheetReader {
     private readonly sheetName: string,
     private readonly date1904: boolean,
     private readonly env: RulesEnvironment,
+    /** Bytes the body may take, counted as JSON text (values, their keys and quotes). */
+    private readonly bodyLimit: number,
   ) {
     const table = kind.spec.tables[kind.type];
     this.columns = table.columns;
@@ -299,13 +336,13 @@ class SheetReader {
       const column = m?.column;
       // One sheet column per official column: a second header naming it is left out, listed.
       if (!column || this.colOf.has(column.name)) {
-        this.unmapped.push(text);
+        if (this.unmapped.length < HEADERS_LISTED) this.unmapped.push(cut(text, HEADER_ECHO_CHARS));
         continue;
       }
       this.byCol.set(col, column);
       this.colOf.set(column.name, col);
       this.mapped.push({
-        header: text,
+        header: cut(text, HEADER_ECHO_CHARS),
         column: column.name,
         cell: `${columnLetters(col)}${row.row}`,
         how: m.how,
@@ -324,6 +361,18 @@ class SheetReader {
       any = true;
     }
     return any;
+  }
+
+  /** A value the body will hold, counted as JSON text (with its key and quotes; not its escapes) before it is kept. */
+  private spend(column: ColumnSpec, value: BodyValue): void {
+    const text =
+      typeof value === 'string'
+        ? value.length
+        : typeof value === 'boolean'
+          ? 5
+          : value.reduce((n, v) => n + v.length + 3, 2);
+    this.bodyBytes += text + column.json.path.length + 6;
+    if (this.bodyBytes > this.bodyLimit) throw bodyTooLarge(this.bodyLimit, this.lang);
   }
 
   private cellRef(col: number, row: number): string {
@@ -390,6 +439,7 @@ class SheetReader {
       if (column.level !== 'holder') continue;
       const value = values.get(column.name);
       if (value === undefined) continue;
+      this.spend(column, value);
       holder[column.json.path] = value;
       const rule = normalized.get(column.name);
       if (rule) {
@@ -418,6 +468,7 @@ class SheetReader {
       if (value === undefined || column.json.kind === 'training_presence') continue;
       const [head, tail] = column.json.path.split('.') as [string, string | undefined];
       if (tail === undefined) {
+        this.spend(column, value);
         json[head] = value;
         continue;
       }
@@ -425,6 +476,7 @@ class SheetReader {
         this.issue('CELL_IGNORED', row, column);
         continue;
       }
+      this.spend(column, value);
       const parent = (json[head] ??= {}) as Json;
       parent[tail] = value;
       const rule = normalized.get(column.name);

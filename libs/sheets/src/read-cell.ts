@@ -46,11 +46,11 @@ export function readCell(cell: Cell, column: ColumnSpec, date1904: boolean): Rea
       return readBoolean(cell);
     case 'nir':
     case 'siret':
-      return cell.k === 'number' ? digits(cell.v) : { value: asText(cell, date1904) };
+      return cell.k === 'number' ? digits(cell) : { value: asText(cell, date1904) };
     case 'codes': {
       const multi = column.count !== undefined;
       if (cell.k === 'number') {
-        const read = digits(cell.v);
+        const read = digits(cell);
         return multi && typeof read.value === 'string' ? { ...read, value: [read.value] } : read;
       }
       const text = asText(cell, date1904);
@@ -81,21 +81,53 @@ function asText(cell: Exclude<Cell, { k: 'error' }>, date1904: boolean): string 
         const day = serialToDay(cell.v, date1904);
         if (day !== null) return formatFrDate(day);
       }
-      return numberText(cell.v);
+      return numberText(cell);
     }
   }
 }
 
-function numberText(n: number): string {
-  return Number.isSafeInteger(n) || (Number.isInteger(n) && Math.abs(n) < 1e21)
-    ? BigInt(n).toString()
-    : String(n);
+/** A number as text: the digits the file wrote when it is whole, else as JavaScript writes it. */
+function numberText(cell: { v: number; raw?: string }): string {
+  const whole = cell.raw === undefined ? null : wholeDigits(cell.raw);
+  if (whole !== null) return cell.v < 0 ? `-${whole}` : whole;
+  return Number.isInteger(cell.v) && Math.abs(cell.v) < 1e21 ? BigInt(cell.v).toString() : String(cell.v);
 }
 
-/** A number typed in a NIR, SIRET or code column: its digits; a decimal part cannot be read. */
-function digits(n: number): ReadCell {
-  if (Number.isInteger(n) && n >= 0) return { value: BigInt(n).toString() };
-  return { value: String(n), issue: { code: 'UNREADABLE_NUMBER' } };
+/**
+ * A number typed in a NIR, SIRET or code column: its digits, exactly as the file writes them. A
+ * decimal part, however small (`2550814168025.0000001`), a sign, or a number past 2^53 that the
+ * file does not write digit by digit (`9007199254740993` read as a double is …992) cannot be read.
+ */
+function digits(cell: { v: number; raw?: string }): ReadCell {
+  if (cell.v >= 0) {
+    const whole = cell.raw === undefined ? null : wholeDigits(cell.raw);
+    if (whole !== null) return { value: whole };
+    if (cell.raw === undefined && Number.isSafeInteger(cell.v)) return { value: String(cell.v) };
+  }
+  return { value: cell.raw ?? String(cell.v), issue: { code: 'UNREADABLE_NUMBER' } };
+}
+
+/** Digits of a whole number at most this long: a NIR has 15, a SIRET 14. */
+const MAX_WHOLE_DIGITS = 30;
+const DECIMAL = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,4}))?$/;
+
+/**
+ * The digits of a number written in decimal (`123`, `1.23E+2`, `-0`), sign dropped, when it is
+ * whole; null when it has a fractional part, is not decimal, or is too long to be a code.
+ */
+export function wholeDigits(raw: string): string | null {
+  const m = DECIMAL.exec(raw);
+  if (!m) return null;
+  const [, int = '', frac = '', exp = '0'] = m;
+  if (int === '' && frac === '') return null;
+  const all = int + frac;
+  const point = int.length + Number(exp);
+  if (point > MAX_WHOLE_DIGITS + all.length) return null;
+  const fraction = point >= all.length ? '' : all.slice(Math.max(point, 0));
+  if (/[1-9]/.test(fraction)) return null;
+  const whole = (point <= 0 ? '' : all.slice(0, point).padEnd(point, '0')).replace(/^0+/, '');
+  if (whole.length > MAX_WHOLE_DIGITS) return null;
+  return whole === '' ? '0' : whole;
 }
 
 function readDate(cell: Exclude<Cell, { k: 'error' }>, date1904: boolean): ReadCell {
@@ -103,7 +135,7 @@ function readDate(cell: Exclude<Cell, { k: 'error' }>, date1904: boolean): ReadC
     case 'number': {
       const day = cell.date ? serialToDay(cell.v, date1904) : null;
       if (day !== null) return { value: formatFrDate(day) };
-      return { value: numberText(cell.v), issue: { code: 'UNREADABLE_DATE' } };
+      return { value: numberText(cell), issue: { code: 'UNREADABLE_DATE' } };
     }
     case 'iso': {
       const iso = cell.v.slice(0, 10);

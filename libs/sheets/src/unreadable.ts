@@ -12,6 +12,19 @@ export interface ReadLimits {
   readonly maxCells: number;
   /** Parts of a workbook: a handful in practice; a zip of thousands of entries is not a workbook. */
   readonly maxEntries: number;
+  /** Sheets a workbook lists (each may be read looking for the header row). */
+  readonly maxSheets: number;
+  /** XML elements of all the parts read, cells included (a cell is two or three). */
+  readonly maxElements: number;
+  /** How deep XML elements nest (SpreadsheetML needs fewer than 15). */
+  readonly maxDepth: number;
+  /** Characters of one cell's text, or one shared string: Excel's own limit. */
+  readonly maxCellChars: number;
+  /**
+   * Characters the XML parser may hold between two events: one name, attribute, run of text or of
+   * white space (what a cell may hold, and more, but not the 100 MB attribute of a hostile part).
+   */
+  readonly maxXmlTokenChars: number;
 }
 
 /**
@@ -25,6 +38,11 @@ export const SHEET_LIMITS: ReadLimits = {
   maxExpandedBytes: 200 * 1024 * 1024,
   maxCells: 1_000_000,
   maxEntries: 10_000,
+  maxSheets: 1_000,
+  maxElements: 10_000_000,
+  maxDepth: 64,
+  maxCellChars: 32_767,
+  maxXmlTokenChars: 1 << 20,
 };
 
 /** Why a file is not a readable spreadsheet: `details.reason` of UNREADABLE_FILE. */
@@ -66,6 +84,30 @@ export const UNREADABLE_REASONS = {
     en: 'a part of the workbook is not well-formed XML',
     fr: "une partie du classeur n'est pas du XML bien formé",
   },
+  too_many_sheets: {
+    en: 'more than 1,000 sheets',
+    fr: 'plus de 1 000 feuilles',
+  },
+  too_many_elements: {
+    en: 'its XML holds more than 10,000,000 elements',
+    fr: "son XML contient plus de 10 000 000 d'éléments",
+  },
+  too_deep: {
+    en: 'its XML nests elements more than 64 deep, which no spreadsheet program writes',
+    fr: "son XML imbrique des éléments sur plus de 64 niveaux, ce qu'aucun tableur n'écrit",
+  },
+  cell_too_long: {
+    en: 'a cell holds more than 32,767 characters, the most a cell of Excel can hold',
+    fr: "une cellule contient plus de 32 767 caractères, le maximum d'une cellule d'Excel",
+  },
+  xml_token_too_long: {
+    en: 'its XML holds a name, an attribute or a run of text or spaces longer than 1 MiB',
+    fr: "son XML contient un nom, un attribut ou une suite de texte ou d'espaces de plus de 1 Mio",
+  },
+  too_slow: {
+    en: 'reading it took longer than the time allowed to one file (no spreadsheet program writes such a file): save it again as .xlsx or .csv',
+    fr: "sa lecture a dépassé le temps accordé à un fichier (aucun tableur n'écrit un tel fichier) : enregistrez-le de nouveau en .xlsx ou .csv",
+  },
   no_header_row: {
     en: 'no row among the first 20 has three recognizable column headers',
     fr: "aucune des 20 premières lignes n'a trois en-têtes de colonnes reconnaissables",
@@ -90,6 +132,7 @@ export function unreadable(reason: UnreadableReason, lang: Lang): RequestError {
 export class ReadBudget {
   private bytes = 0;
   private cells = 0;
+  private elements = 0;
 
   constructor(
     readonly lang: Lang,
@@ -104,6 +147,18 @@ export class ReadBudget {
   /** A cell the file holds: a workbook's cell element, a CSV's non-empty field. */
   cell(): void {
     if (++this.cells > this.limits.maxCells) throw unreadable('too_many_cells', this.lang);
+  }
+
+  /** An XML element opened at this depth (1: the root), in any part read. */
+  element(depth: number): void {
+    if (++this.elements > this.limits.maxElements) throw unreadable('too_many_elements', this.lang);
+    if (depth > this.limits.maxDepth) throw unreadable('too_deep', this.lang);
+  }
+
+  /** A cell's text or a shared string, as it grows: at most maxCellChars characters. */
+  cellText(text: string): string {
+    if (text.length > this.limits.maxCellChars) throw unreadable('cell_too_long', this.lang);
+    return text;
   }
 
   /** A workbook's shared-string table, as it grows: no more strings than maxCells. */

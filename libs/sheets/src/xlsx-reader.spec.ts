@@ -46,7 +46,7 @@ describe('XlsxWorkbook: what other producers write', () => {
         cells: [
           [0, { k: 'iso', v: '2026-09-15T00:00:00' }],
           [1, { k: 'bool', v: true }],
-          [3, { k: 'number', v: 150, date: false }],
+          [3, { k: 'number', v: 150, date: false, raw: '1.5E+2' }],
         ],
       },
     ]);

@@ -77,16 +77,43 @@ const BUILTIN_DATE_FORMATS = new Set([
   55, 56, 57, 58, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81,
 ]);
 
-/** A custom format shows a date when, quoted text, escapes and [colour/locale] parts removed, it has d, m or y. */
+/** Excel keeps a number format to 255 characters; a longer one is no format of a spreadsheet program. */
+const MAX_FORMAT_CODE = 255;
+
+/**
+ * A custom format shows a date when its first section, quoted text, escapes and [colour/locale]
+ * parts removed, has d, m or y. One pass (issue 32: the regular expressions it replaces took
+ * quadratic time over a format of unclosed `[`, and held the gateway for minutes).
+ */
 export function isDateFormat(code: string): boolean {
-  const bare = code
-    .replace(/"[^"]*"/g, '')
-    .replace(/\\./g, '')
-    .replace(/\[[^\]]*\]/g, '')
-    .split(';')[0]!;
+  if (code.length > MAX_FORMAT_CODE) return false;
+  let bare = '';
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i]!;
+    if (c === ';') break;
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '"' || c === '[') {
+      const end = code.indexOf(c === '"' ? '"' : ']', i + 1);
+      // An unclosed quote or bracket is an ordinary character, as it was.
+      if (end >= 0) {
+        i = end;
+        continue;
+      }
+    }
+    bare += c;
+  }
   if (/general/i.test(bare)) return false;
   return /[dmy]/i.test(bare);
 }
+
+/** The largest row and column of a sheet (Excel's: 1,048,576 rows, 16,384 columns). */
+const MAX_ROW = 1_048_576;
+const MAX_COLUMN = 16_383;
+/** Characters handed to the XML parser at a time, so that its bounds are checked often. */
+const XML_SLICE = 64 * 1024;
 
 /**
  * An XLSX workbook (ECMA-376 SpreadsheetML) read from memory: its sheets, its date system, shared
@@ -126,6 +153,7 @@ export class XlsxWorkbook {
     this.sharedStringsPart = rels.find((r) => r.type.endsWith('/sharedStrings'))?.target ?? null;
     this.stylesPart = rels.find((r) => r.type.endsWith('/styles'))?.target ?? null;
     const byId = new Map(rels.map((r) => [r.id, r.target]));
+    let listed = 0;
 
     const found = this.parse(workbookPart, {
       open: (name, attrs) => {
@@ -133,6 +161,7 @@ export class XlsxWorkbook {
           const v = attrs.date1904;
           this.date1904 = v === '1' || v === 'true';
         } else if (name === 'sheet') {
+          if (++listed > budget.limits.maxSheets) throw unreadable('too_many_sheets', lang);
           const idKey = Object.keys(attrs).find((k) => k === 'id' || k.endsWith(':id'));
           const part = idKey ? byId.get(attrs[idKey]!) : undefined;
           if (part && attrs.name !== undefined) {
@@ -196,7 +225,7 @@ export class XlsxWorkbook {
           cell =
             value.trim() === '' || !Number.isFinite(n)
               ? { k: 'error', v: '#VALUE!' }
-              : { k: 'number', v: n, date: dates[style] === true };
+              : { k: 'number', v: n, date: dates[style] === true, raw: value.trim() };
         }
       }
       cells.push({ col, cell });
@@ -208,7 +237,7 @@ export class XlsxWorkbook {
           switch (name) {
             case 'row': {
               const r = Number(attrs.r);
-              rowNumber = Number.isInteger(r) && r > rowNumber ? r : rowNumber + 1;
+              rowNumber = Number.isInteger(r) && r > rowNumber && r <= MAX_ROW ? r : rowNumber + 1;
               cells = [];
               col = -1;
               return;
@@ -217,7 +246,7 @@ export class XlsxWorkbook {
               budget.cell();
               const ref = attrs.r;
               const c = ref === undefined ? -1 : columnOfRef(ref);
-              col = c >= 0 ? c : col + 1;
+              col = c >= 0 && c <= MAX_COLUMN ? c : col + 1;
               type = attrs.t ?? 'n';
               style = attrs.s === undefined ? 0 : Number(attrs.s);
               value = '';
@@ -241,7 +270,7 @@ export class XlsxWorkbook {
           }
         },
         text: (t) => {
-          if (capture !== null) value += t;
+          if (capture !== null) value = budget.cellText(value + t);
         },
         close: (name) => {
           switch (name) {
@@ -284,7 +313,7 @@ export class XlsxWorkbook {
         else if (name === 't' && !inPhonetic) inText = true;
       },
       text: (t) => {
-        if (inText) current += t;
+        if (inText) current = this.budget.cellText(current + t);
       },
       close: (name) => {
         if (name === 't') inText = false;
@@ -344,12 +373,48 @@ export class XlsxWorkbook {
     return out;
   }
 
-  /** Streams a part through the XML parser; false when the package has no such part. */
+  /**
+   * Streams a part through the XML parser; false when the package has no such part. Bounded as it
+   * streams (ReadBudget): elements in all, their depth, and what the parser holds between two events
+   * — the text is handed over in slices, and a slice after which nothing happened adds to a run
+   * that may not pass maxXmlTokenChars (a 100 MB attribute or run of spaces stops at 1 MiB).
+   */
   private parse(part: string, handlers: XmlHandlers): boolean {
-    const parser = xmlParser(this.budget.lang, handlers);
+    const budget = this.budget;
+    let depth = 0;
+    let event = false;
+    let quiet = 0;
+    const parser = xmlParser(budget.lang, {
+      open: (name, attrs) => {
+        event = true;
+        budget.element(++depth);
+        handlers.open?.(name, attrs);
+      },
+      close: (name) => {
+        event = true;
+        depth--;
+        handlers.close?.(name);
+      },
+      text: (t) => {
+        event = true;
+        handlers.text?.(t);
+      },
+    });
+    const feed = (text: string): void => {
+      for (let i = 0; i < text.length; i += XML_SLICE) {
+        const slice = text.length <= XML_SLICE ? text : text.slice(i, i + XML_SLICE);
+        parser.write(slice);
+        quiet = event ? 0 : quiet + slice.length;
+        event = false;
+        if (quiet > budget.limits.maxXmlTokenChars) throw unreadable('xml_token_too_long', budget.lang);
+      }
+    };
     const decoder = new TextDecoder('utf-8');
-    const found = this.zip.read(part, (chunk) => parser.write(decoder.decode(chunk, { stream: true })));
-    if (found) parser.write(decoder.decode()).close();
+    const found = this.zip.read(part, (chunk) => feed(decoder.decode(chunk, { stream: true })));
+    if (found) {
+      feed(decoder.decode());
+      parser.close();
+    }
     return found;
   }
 }

@@ -100,11 +100,19 @@ export class ZipArchive {
     const end = start + entry.compressedSize;
     if (end > this.bytes.length) throw corrupt();
     let produced = 0;
+    // What the sink throws (a bound, or its reader stopping early) is its own, not a damaged zip.
+    let fromSink: { error: unknown } | null = null;
     const take = (chunk: Uint8Array) => {
       produced += chunk.length;
       if (produced > entry.uncompressedSize) throw unreadable('too_large_expanded', lang);
       this.budget.inflated(chunk.length);
-      if (chunk.length > 0) sink(chunk);
+      if (chunk.length === 0) return;
+      try {
+        sink(chunk);
+      } catch (error) {
+        fromSink = { error };
+        throw error;
+      }
     };
     if (entry.method === STORED) {
       for (let i = start; i < end; i += SLICE) take(this.bytes.subarray(i, Math.min(i + SLICE, end)));
@@ -118,7 +126,9 @@ export class ZipArchive {
       }
       if (start === end) inflater.push(new Uint8Array(0), true);
     } catch (e) {
-      if (e instanceof RequestError) throw e;
+      if (e instanceof RequestError || (fromSink !== null && (fromSink as { error: unknown }).error === e)) {
+        throw e;
+      }
       throw corrupt();
     }
     return true;
