@@ -7,8 +7,8 @@ import { startGateway, type Gateway } from './support/gateway';
 
 /**
  * Issue "Hostile input and abuse", the browser-facing part: security headers on every answer of
- * the gateway, Cache-Control: no-store on the answers that carry personal data, the throttling of
- * operator sign-in failures, and docker-compose.yml publishing nothing but the gateway.
+ * the gateway, Cache-Control: no-store on the answers that carry personal data, and docker-compose.yml
+ * publishing nothing but the gateway (the operators' sign-in throttle: operator-throttle.e2e-spec.ts).
  */
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
@@ -231,79 +231,7 @@ describe('Cache-Control: no-store on personal data', () => {
   });
 });
 
-describe('operator sign-in throttling', () => {
-  it('11 wrong passwords from an address: 429 with Retry-After, even for the right password, until the window passes', async () => {
-    for (let i = 0; i < 10; i++) {
-      const res = await request(gw.http).get('/admin/queues').auth('operator', `guess-${i}`);
-      expect(res.status).toBe(401);
-    }
-    const eleventh = await request(gw.http).get('/admin/queues').auth('operator', 'guess-10');
-    expect(eleventh.status).toBe(429);
-    const retryAfter = Number(eleventh.headers['retry-after']);
-    expect(retryAfter).toBeGreaterThanOrEqual(290);
-    expect(retryAfter).toBeLessThanOrEqual(300);
-    expectCommonHeaders(eleventh);
-    const right = await request(gw.http)
-      .get('/admin/queues')
-      .auth(...OPERATOR);
-    expect(right.status).toBe(429);
-    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
-    expect(
-      (
-        await request(gw.http)
-          .get('/admin/queues/api/queues')
-          .auth(...OPERATOR)
-      ).status,
-    ).toBe(429);
-    // Another address (through the trusted loopback proxy) is not refused.
-    const elsewhere = await request(gw.http)
-      .get('/admin/queues')
-      .set('X-Forwarded-For', '198.51.100.1')
-      .auth(...OPERATOR);
-    expect(elsewhere.status).toBe(200);
-    // Counted in Redis under the queue prefix, shared by the replicas.
-    const keys = await gw.redis.keys(`${gw.config.queue.prefix}:opauth:*`);
-    expect(keys.length).toBeGreaterThanOrEqual(2);
-
-    gw.clock.advance(retryAfter * 1000);
-    const after = await request(gw.http)
-      .get('/admin/queues')
-      .auth(...OPERATOR);
-    expect(after.status).toBe(200);
-  });
-
-  it('20 wrong passwords for one user name from several addresses: that name is refused from anywhere', async () => {
-    for (const address of ['203.0.113.1', '203.0.113.2']) {
-      for (let i = 0; i < 10; i++) {
-        const res = await request(gw.http)
-          .get('/admin/queues')
-          .set('X-Forwarded-For', address)
-          .auth('operator', `nope-${i}`);
-        expect(res.status).toBe(401);
-      }
-    }
-    const right = await request(gw.http)
-      .get('/admin/queues')
-      .set('X-Forwarded-For', '203.0.113.3')
-      .auth(...OPERATOR);
-    expect(right.status).toBe(429);
-    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
-    // Another name from that address is only wrong.
-    expect(
-      (await request(gw.http).get('/admin/queues').set('X-Forwarded-For', '203.0.113.3').auth('someone', 'x'))
-        .status,
-    ).toBe(401);
-    gw.clock.advance(5 * 60_000);
-    expect(
-      (
-        await request(gw.http)
-          .get('/admin/queues')
-          .set('X-Forwarded-For', '203.0.113.3')
-          .auth(...OPERATOR)
-      ).status,
-    ).toBe(200);
-  });
-});
+// The operators' sign-in throttle (429 and Retry-After) is test/operator-throttle.e2e-spec.ts's.
 
 // ---- docker-compose.yml ---------------------------------------------------------------------------
 // The deployment's structure is test/deploy.e2e-spec.ts's; here, what an attacker on the network

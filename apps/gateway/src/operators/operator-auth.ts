@@ -4,10 +4,10 @@ import { Redis } from 'ioredis';
 import { BasicCredentials, Clock } from '@ppfile/infra';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import {
-  FallbackFailureStore,
-  MemoryFailureStore,
+  FallbackOperatorStore,
+  MemoryOperatorStore,
   OperatorThrottle,
-  RedisFailureStore,
+  RedisOperatorStore,
 } from './operator-throttle';
 
 const logger = new Logger('operators');
@@ -17,9 +17,11 @@ const logger = new Logger('operators');
  * pages such as Bull Board (API.md §12): never an organization's API key. Without configured
  * credentials the pages do not exist (404).
  *
- * Failures are throttled per client address and per user name (operator-throttle.ts): past the
- * limit, 429 with Retry-After, whatever the credentials. Without a throttle given, one in this
- * process's memory.
+ * Sign-in is throttled per client address and per user name (operator-throttle.ts): past a limit,
+ * wrong credentials answer 429 with Retry-After while the right ones still pass, so that Prometheus
+ * keeps scraping /metrics when someone mistypes; only an address that failed far more than anyone
+ * mistypes, or an untrusted address during guessing spread over many, is refused unchecked. Without
+ * a throttle given, one in this process's memory.
  */
 export function operatorAuth(
   operator: { user: string; password: string } | null,
@@ -38,14 +40,14 @@ export function operatorAuth(
     const { user, ok } = expected.check(header);
     const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     throttle
-      .attempt(address, user, header !== undefined && !ok)
+      .attempt(address, user, header === undefined ? 'none' : ok ? 'right' : 'wrong')
       .then((verdict) => {
-        if (!verdict.allowed) {
+        if (verdict.outcome === 'throttled') {
           res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
           res.status(429).type('text/plain').send('Too many failed operator sign-ins: try again later.\n');
           return;
         }
-        if (ok) return next();
+        if (verdict.outcome === 'pass') return next();
         res.setHeader('WWW-Authenticate', 'Basic realm="ppfile operators", charset="UTF-8"');
         res.status(401).type('text/plain').send('Operator credentials required.\n');
       })
@@ -61,15 +63,16 @@ export function operatorAuth(
 export const OPERATOR_GATE = Symbol('OperatorGate');
 
 /**
- * Operator authentication for the pages of this gateway: failures counted in Redis (shared by the
- * replicas, keys under QUEUE_PREFIX), in memory while Redis is unreachable, timed by the app's clock.
+ * Operator authentication for the pages of this gateway: failures and trusted addresses counted in
+ * Redis (shared by the replicas, keys under QUEUE_PREFIX), in memory while Redis is unreachable,
+ * timed by the app's clock.
  */
 export const operatorGateProvider = {
   provide: OPERATOR_GATE,
   useFactory: (config: GatewayConfig, redis: Redis, clock: Clock) => {
-    const store = new FallbackFailureStore(
-      new RedisFailureStore(redis, config.queue.prefix),
-      new MemoryFailureStore(),
+    const store = new FallbackOperatorStore(
+      new RedisOperatorStore(redis, config.queue.prefix),
+      new MemoryOperatorStore(),
     );
     return operatorAuth(config.operator, new OperatorThrottle(store, () => clock.now().getTime()));
   },
