@@ -60,8 +60,10 @@ export interface GatewayConfig {
     minBytesPerSecond: number;
     graceSeconds: number;
   };
-  /** Worker threads validating large declaration bodies (RULES_THREADS; default: cores − 1, at most 4; 0: inline). */
+  /** Worker threads of the rules: large declaration bodies, every import and fix (RULES_THREADS; default: cores − 1, 2 to 4; 0: inline). */
   rulesThreads?: number;
+  /** How long one import or fix may run in a rules thread before it is stopped (RULES_TIME_BUDGET_SECONDS, 10). */
+  rulesTimeBudgetSeconds?: number;
   /** Rows an organization's test keys may generate in a calendar month (TEST_ROWS_PER_MONTH, API.md §10). */
   testRowsPerMonth: number;
   /** How long an authenticated key is remembered in-process (0: a lookup per request); bounds revocation delay. */
@@ -137,9 +139,12 @@ export class GatewayEnvironment extends ServicesEnvironment {
   @EnvInt(0, 10_000_000)
   TEST_ROWS_PER_MONTH = 1000;
 
-  /** Default: cores − 1, at most 4 (declarations/rules-pool.ts). */
+  /** Default: cores − 1, 2 to 4 (declarations/rules-pool.ts). */
   @OptionalEnvInt(0, 64)
   RULES_THREADS?: number;
+
+  @EnvInt(1, 3600)
+  RULES_TIME_BUDGET_SECONDS = 10;
 
   @EnvInt(1024 * 1024, 64 * 1024 * 1024 * 1024)
   MAX_INFLIGHT_BYTES = 128 * 1024 * 1024;
@@ -178,6 +183,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     authCacheSeconds: e.AUTH_CACHE_SECONDS,
     testRowsPerMonth: e.TEST_ROWS_PER_MONTH,
     rulesThreads: e.RULES_THREADS,
+    rulesTimeBudgetSeconds: e.RULES_TIME_BUDGET_SECONDS,
     maxInflightBytes: e.MAX_INFLIGHT_BYTES,
     body: {
       timeoutSeconds: e.BODY_TIMEOUT_SECONDS,

@@ -6,6 +6,7 @@
  */
 import { NIR_A, NIR_A_KEY } from '@ppfile/rules/testing/fixtures';
 import { columnOfRef, serialToDay } from './cells';
+import { expandedSize } from './zip';
 import { importOf, minimalParts, sheet, zipOf } from './testing/workbooks';
 import { ReadBudget, SHEET_LIMITS } from './unreadable';
 import { isDateFormat, XlsxWorkbook } from './xlsx-reader';
@@ -128,6 +129,15 @@ describe('what a few KB expand to (finding 2)', () => {
     const r = importOf(sheet(rows), {}, { maxRows: 50_000 });
     expect(r.rows_read).toBe(5_000);
     expect(JSON.stringify(r.body).length).toBeGreaterThan(1024 * 1024);
+  });
+
+  it('what a workbook expands to is known from its zip directory, before any work (where the work runs: expandedSize)', () => {
+    const bytes = zipOf(withSharedStrings(rowsPointingAtString0(50), ['A'.repeat(1 << 20)]));
+    expect(bytes.length).toBeLessThan(8 * 1024);
+    expect(expandedSize(bytes)).toBeGreaterThan(1 << 20);
+    expect(expandedSize(Buffer.from('a;b\n'))).toBe(4);
+    const broken = Buffer.from(bytes.subarray(0, bytes.length - 30));
+    expect(expandedSize(broken)).toBe(Number.MAX_SAFE_INTEGER);
   });
 
   it('a run of 190 MB of white space, or an attribute of 100 MB: xml_token_too_long, stopped at 1 MiB', () => {

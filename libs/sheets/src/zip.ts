@@ -143,6 +143,28 @@ export class ZipArchive {
   }
 }
 
+/**
+ * What an upload expands to, known before any work and without inflating anything: for a zip, the
+ * sizes its central directory claims, all entries together (an entry that inflates past its claim
+ * is stopped there: ZipArchive.read); for anything else, its own size. A directory that cannot be
+ * read counts as large (the reader then refuses it, wherever it runs).
+ */
+export function expandedSize(bytes: Uint8Array): number {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.length < 4 || buf.readUInt32LE(0) !== LOCAL) return buf.length;
+  const eocd = findEndOfCentralDirectory(buf);
+  if (eocd < 0) return Number.MAX_SAFE_INTEGER;
+  const count = buf.readUInt16LE(eocd + 10);
+  let total = 0;
+  let p = buf.readUInt32LE(eocd + 16);
+  for (let i = 0; i < count; i++) {
+    if (p + 46 > buf.length || buf.readUInt32LE(p) !== CENTRAL) return Number.MAX_SAFE_INTEGER;
+    total += buf.readUInt32LE(p + 24);
+    p += 46 + buf.readUInt16LE(p + 28) + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
+  }
+  return total;
+}
+
 /** The end-of-central-directory record: the last 22 bytes, or before a comment of up to 64 KiB. */
 function findEndOfCentralDirectory(bytes: Buffer): number {
   const stop = Math.max(0, bytes.length - 22 - 0xffff);

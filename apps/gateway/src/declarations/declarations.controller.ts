@@ -29,7 +29,10 @@ export class DeclarationsController {
     const maxRows = rowLimit(req.principal!);
     // A large body was read as bytes only: it is parsed and validated off the event loop.
     if (req.deferredJson && req.rawBody)
-      return this.pool.run({ kind: 'validate', body: req.rawBody, lang: req.lang, maxRows, today });
+      return this.pool.run(
+        { kind: 'validate', body: req.rawBody, lang: req.lang, maxRows, today },
+        req.principal!.organization.id,
+      );
     return validateBody(body, { lang: req.lang, maxRows, today }, this.references);
   }
 
@@ -61,6 +64,7 @@ export class DeclarationsController {
       },
       file.buffer,
       { lang: req.lang, maxRows: rowLimit(req.principal!), today: parisDay(this.clock.now()) },
+      req.principal!.organization.id,
     );
   }
 }

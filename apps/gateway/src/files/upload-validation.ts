@@ -106,11 +106,12 @@ export class UploadValidation {
     const reservation = await this.units.reserve(principal, lines);
     let result: FixResponse;
     try {
-      result = await this.work.run({ kind: 'fix', form }, upload.buffer, {
-        lang,
-        maxRows: limit,
-        today: parisDay(this.clock.now()),
-      });
+      result = await this.work.run(
+        { kind: 'fix', form },
+        upload.buffer,
+        { lang, maxRows: limit, today: parisDay(this.clock.now()) },
+        principal.organization.id,
+      );
     } catch (e) {
       await this.units.release(reservation).catch(() => undefined);
       throw e;
