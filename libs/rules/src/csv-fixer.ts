@@ -76,7 +76,9 @@ const CLEAN_CODES: Readonly<Record<string, RegExp>> = {
  * correct key leave NIRs and SIRETs, white space at either end goes, text is NFC — plus the file's
  * encoding and line endings. Never changed: a code that does not exist, a name, an impossible date,
  * a wrong key; they stay errors of `validation`, the validation of the fixed content. A file whose
- * header or column count is wrong cannot be mended: the answer is then its validation, no content.
+ * header or column count is wrong cannot be mended: the answer is then its validation, no content;
+ * nor can one whose bytes mix UTF-8 and bytes that are not (INVALID_ENCODING on the first line
+ * holding one: text-decoding.ts MixedEncoding).
  * Throws RequestError (INVALID_REQUEST, UNSUPPORTED_SPEC_VERSION, LINE_LIMIT_EXCEEDED, and
  * UNREADABLE_FILE for a file over the spec's byte limit, before anything is decoded).
  */
@@ -110,7 +112,8 @@ export function fixCsvFile(
   checkFileSize(bytes.byteLength, spec.limits.maxBytes, lang);
   const columns = spec.tables[type].columns;
   const log = new ChangeLog(spec.limits.maxErrorsListed);
-  const { body, encoding } = textEncoding(bytes);
+  const verdict = textEncoding(bytes);
+  const { body, encoding } = verdict;
   if (encoding === 'utf-8-bom') log.file('BOM_REMOVED');
   if (encoding === 'windows-1252') log.file('REENCODED_AS_UTF8');
 
@@ -133,9 +136,12 @@ export function fixCsvFile(
     strict_references: req.strict_references,
   };
   // UTF-8 is read as validate reads it, a slice at a time; Windows-1252 is decoded whole first.
-  const utf8 = encoding !== 'windows-1252';
+  // Bytes that mix both are refused (INVALID_ENCODING on the first line that is not UTF-8): reading
+  // them either way would rewrite names, which the portal matches to the NIR.
+  const utf8 = encoding === 'utf-8' || encoding === 'utf-8-bom';
   const validator = createCsvValidator(kind, env, { row, source: utf8 ? body : null, sink });
-  if (utf8) validator.write(body);
+  if (verdict.encoding === 'mixed') validator.mixedEncoding(verdict.line);
+  else if (utf8) validator.write(body);
   else validator.writeText(decodeWindows1252(body));
   const validation = validator.end();
   // A file whose header or rows cannot be split answers as validate does: no content, no change.

@@ -241,6 +241,18 @@ export class CsvFileValidator {
     this.lines(text, false);
   }
 
+  /**
+   * The fix's verdict on bytes that mix UTF-8 and bytes that are not (text-decoding.ts
+   * MixedEncoding): the file is refused as validate refuses bytes that are not UTF-8, naming the
+   * first `line` holding one; instead of write(), not with it.
+   */
+  mixedEncoding(line: number): void {
+    if (this.pending || this.lineNo > 0)
+      throw new Error('CsvFileValidator.mixedEncoding() takes the whole file');
+    this.reject('INVALID_ENCODING', line, { reason: 'mixed' });
+    this.lineNo = 1;
+  }
+
   private lines(text: string, terminated: boolean): void {
     let start = 0;
     for (;;) {

@@ -60,6 +60,10 @@ const REASONS = {
   filename_extension: { en: 'not a .csv file', fr: 'pas un fichier .csv' },
   bom: { en: 'a byte-order mark is present', fr: "une marque d'ordre des octets est présente" },
   utf8: { en: 'bytes that are not UTF-8', fr: 'des octets qui ne sont pas de l’UTF-8' },
+  mixed: {
+    en: 'this line holds bytes that are not UTF-8 while the rest of the file is UTF-8, as when text is pasted from another program: a file in two encodings is not read, its names would come out wrong; type that line’s accented letters again',
+    fr: 'cette ligne contient des octets qui ne sont pas de l’UTF-8 alors que le reste du fichier en est, comme après un copier-coller depuis un autre logiciel : un fichier en deux encodages n’est pas lu, ses noms en sortiraient faux ; retapez les lettres accentuées de cette ligne',
+  },
 } as const;
 export type Reason = keyof typeof REASONS;
 
@@ -351,6 +355,18 @@ const FILE_TOO_LARGE: Localized<(mb: number) => string> = {
   en: (mb) => `it is over ${mb} MB, the limit of one file`,
   fr: (mb) => `il dépasse ${mb} Mo, la limite d'un fichier`,
 };
+
+const MIXED_ENCODING: Localized<(line: number) => string> = {
+  en: (line) =>
+    `line ${line} holds bytes that are not UTF-8 while the rest of the file is UTF-8, as when text is pasted from another program: a file in two encodings is not read, its names would come out wrong; type that line’s accented letters again`,
+  fr: (line) =>
+    `la ligne ${line} contient des octets qui ne sont pas de l’UTF-8 alors que le reste du fichier en est, comme après un copier-coller depuis un autre logiciel : un fichier en deux encodages n’est pas lu, ses noms en sortiraient faux ; retapez les lettres accentuées de cette ligne`,
+};
+
+/** UNREADABLE_FILE's detail for a text file that mixes encodings (mixedEncodingError). */
+export function mixedEncodingDetail(line: number, lang: Lang): string {
+  return localize(MIXED_ENCODING, lang)(line);
+}
 
 /** UNREADABLE_FILE's detail for a file over the byte limit (checkFileSize). */
 export function fileTooLargeDetail(limit: number, lang: Lang): string {

@@ -2,6 +2,7 @@ import type { FormatErrorCode } from './codes';
 import {
   FIELD_PROBLEMS,
   fileTooLargeDetail,
+  mixedEncodingDetail,
   formatErrorMessage,
   type FieldProblem,
   type Lang,
@@ -338,4 +339,20 @@ export function checkFileSize(byteLength: number, limit: number, lang: Lang): vo
       { reason: 'too_large', limit },
     );
   }
+}
+
+/**
+ * The import's refusal of a text file whose bytes mix UTF-8 and bytes that are not (text-decoding.ts
+ * MixedEncoding): UNREADABLE_FILE, `details.reason` `mixed_encoding`, the message naming the first
+ * line holding such a byte — its number only, never its content (a NIR, a name). The line is not a
+ * key of `details`: the contract's 400 details take none (libs/contract errorDetailsSchema). The fix
+ * answers INVALID_ENCODING on that line instead, as validate answers a file that is not UTF-8.
+ */
+export function mixedEncodingError(line: number, lang: Lang): RequestError {
+  return RequestError.of(
+    'UNREADABLE_FILE',
+    lang,
+    { detail: mixedEncodingDetail(line, lang) },
+    { reason: 'mixed_encoding' },
+  );
 }

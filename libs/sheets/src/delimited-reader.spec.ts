@@ -143,3 +143,55 @@ describe('import of CSV and TSV (API.md §14)', () => {
     expect(r.unmapped_headers).toEqual([]);
   });
 });
+
+describe('a CSV whose bytes mix UTF-8 and Windows-1252 (issue 32)', () => {
+  // UTF-8 names, and on line 3 a "Référence" typed in another program: its é is the byte E9.
+  const NAMES = ['HÉLÈNE-ŒUVRE', 'LEFÈVRE', 'NOËL'];
+  const rows = NAMES.map((name, i) => {
+    const r = [...ROW_A];
+    r[2] = `U${i + 1}`;
+    r[7] = name;
+    return r;
+  });
+  const text = csv(';', [HEADER, ...rows]);
+  const mixed = (): Buffer => {
+    const [before, ...after] = text.split('Session 1');
+    return Buffer.concat([
+      Buffer.from(`${before}Session 1${after[0]}`),
+      windows1252('Séance 1'),
+      Buffer.from(after.slice(1).join('Session 1')),
+    ]);
+  };
+
+  it('is refused before any row is read: UNREADABLE_FILE mixed_encoding, naming the line, not its content', () => {
+    expect(sniffDelimited(mixed())).toEqual({ text: '', encoding: 'mixed', separator: ';', line: 3 });
+    let err: unknown;
+    try {
+      importOf(mixed(), { filename: 'export.csv' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: 'UNREADABLE_FILE' });
+    expect((err as { details: unknown }).details).toEqual({ reason: 'mixed_encoding' });
+    const message = (err as Error).message;
+    expect(message).toBe(
+      'The file is not a readable XLSX or CSV spreadsheet (line 3 holds bytes that are not UTF-8 while the rest of the file is UTF-8, as when text is pasted from another program: a file in two encodings is not read, its names would come out wrong; type that line’s accented letters again).',
+    );
+    for (const name of [...NAMES, 'Séance', 'HÃ']) expect(message).not.toContain(name);
+    expect(() => importOf(mixed(), { filename: 'export.csv' }, { lang: 'fr' })).toThrow(
+      /la ligne 3 contient des octets qui ne sont pas de l’UTF-8/,
+    );
+  });
+
+  it('a file in UTF-8 or in Windows-1252 throughout still imports, every name itself', () => {
+    const latin = text.replace('Œ', 'OE');
+    for (const [bytes, names] of [
+      [Buffer.from(text), NAMES],
+      [windows1252(latin), ['HÉLÈNE-OEUVRE', 'LEFÈVRE', 'NOËL']],
+    ] as const) {
+      const r = importOf(bytes, { filename: 'export.csv' });
+      const holders = r.body.declarations[0]!.holders as Record<string, string>[];
+      expect(holders.map((h) => h.birth_name)).toEqual(names);
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { decodeText, type TextEncoding } from '@ppfile/rules';
+import { decodeBody, mixedEncodingError, textEncoding, type TextEncoding } from '@ppfile/rules';
 import type { Cell, RowVisitor } from './cells';
 import type { ReadBudget } from './unreadable';
 
@@ -9,19 +9,31 @@ const SNIFF_LINES = 25;
 
 export interface DelimitedText {
   readonly text: string;
-  readonly encoding: TextEncoding;
+  /**
+   * `mixed`: UTF-8 and bytes that are not in one file (libs/rules MixedEncoding) — `text` is empty,
+   * nothing of the bytes is read, and readDelimited refuses the file, naming `line`.
+   */
+  readonly encoding: TextEncoding | 'mixed';
   readonly separator: Separator;
+  /** With `mixed`: the first line holding a byte that is not UTF-8 (header = 1, lines ending with LF). */
+  readonly line?: number;
 }
 
 /**
- * A CSV or TSV export (API.md §14): its encoding (UTF-8 with or without BOM, or Windows-1252; libs/rules
- * decodeText, the one the fix uses) and its separator — of `;` `,` tab and `|`, the one that splits the
- * most of the first lines into the same number (≥ 2) of fields — outside quotes, except for `|`, the
- * official format's separator, where `"` is an ordinary character as the reader takes it; ties go to
- * that order (`;` first: a French Excel's "CSV" uses it, and a `,` may be a decimal comma).
+ * A CSV or TSV export (API.md §14): its encoding (UTF-8 with or without BOM, or Windows-1252;
+ * libs/rules textEncoding, the verdict the fix takes) and its separator — of `;` `,` tab and `|`, the
+ * one that splits the most of the first lines into the same number (≥ 2) of fields — outside quotes,
+ * except for `|`, the official format's separator, where `"` is an ordinary character as the reader
+ * takes it; ties go to that order (`;` first: a French Excel's "CSV" uses it, and a `,` may be a
+ * decimal comma). Bytes that mix UTF-8 and bytes that are not are not decoded (`encoding: 'mixed'`):
+ * whichever reading is chosen, some names come out wrong (`HÉLÈNE` → `HÃ‰LÃˆNE`), and names are
+ * never corrected.
  */
 export function sniffDelimited(bytes: Uint8Array): DelimitedText {
-  const { text, encoding } = decodeText(bytes);
+  const verdict = textEncoding(bytes);
+  if (verdict.encoding === 'mixed')
+    return { text: '', encoding: 'mixed', separator: ';', line: verdict.line };
+  const { text, encoding } = decodeBody(verdict);
   const sample = text
     .slice(0, 64 * 1024)
     .split(/\r\n|\n|\r/)
@@ -68,14 +80,16 @@ function hasQuoting(sep: Separator): boolean {
  * starts with `"` runs to the closing `"`, `""` inside is one quote, line breaks included) — except
  * with `|`, the official format's separator, where `"` is an ordinary character (API.md §4). A
  * record's row number is its position (1-based); empty fields are left out. Each non-empty field is
- * a cell of the file (ReadBudget.cell).
+ * a cell of the file (ReadBudget.cell). Throws UNREADABLE_FILE (`mixed_encoding`, naming the line)
+ * for a file whose bytes mix encodings, before any row.
  */
 export function readDelimited(source: DelimitedText, budget: ReadBudget, visit: RowVisitor): void {
+  if (source.encoding === 'mixed') throw mixedEncodingError(source.line!, budget.lang);
   const { text, separator } = source;
   const quotes = hasQuoting(separator);
   const sep = separator.charCodeAt(0);
   let row = 0;
-  // decodeText has already removed a BOM.
+  // decodeBody has already removed a BOM.
   let i = 0;
   const n = text.length;
   while (i < n) {
