@@ -153,6 +153,27 @@ describe('fixCsv (API.md §14 Fix)', () => {
     expect(codes).toEqual(['INVALID_DATE', 'INVALID_FORMACODE', 'INVALID_NIR', 'INVALID_SIRET_KEY']);
   });
 
+  it('changes the case of a–z only: ı and ſ are not turned into I and S (issue 32)', () => {
+    const cells: Record<string, string>[] = [
+      { MODALITE_DISPENSE: 'PRESENTıEL' },
+      { MODALITE_DISPENSE: 'preſentiel' },
+      { QUALIFICATION_FORMATEUR: 'ıngenieur' },
+      { PRESENCE_EMPLOYEUR: 'OUı' },
+      { FORMATION_CERTIFIANTE: 'NON', CERTIFICATION_VISEE: 'rſ6550' },
+    ];
+    const odd = cells.map((c, i) => row({ ID_DECLARATION: `D${i}`, ID_UNIQUE_PARTENAIRE: `E${i}`, ...c }));
+    const fixed = changesOf(odd);
+    expect(fixed.change_count).toBe(0);
+    expect(fixed.content).toBe(file(...odd).toString('utf8'));
+    expect(fixed.validation.errors.map((e) => [e.row, e.column, e.code])).toEqual([
+      [2, 'MODALITE_DISPENSE', 'INVALID_VALUE'],
+      [3, 'MODALITE_DISPENSE', 'INVALID_VALUE'],
+      [4, 'QUALIFICATION_FORMATEUR', 'INVALID_VALUE'],
+      [5, 'PRESENCE_EMPLOYEUR', 'INVALID_VALUE'],
+      [6, 'CERTIFICATION_VISEE', expect.any(String)],
+    ]);
+  });
+
   it('answers as validate does, with no content, for a wrong header or column count', () => {
     const header = fixCsv(Buffer.from(`${HEADER.replace('NIR', 'NIRS')}\r\n${row()}\r\n`), req, env);
     expect(header.content).toBeUndefined();

@@ -161,6 +161,33 @@ describe('ENUM_UPPERCASED', () => {
       ]);
     },
   );
+
+  // toUpperCase writes ı as I, ſ as S, ß as SS and ﬁ as FI: values that were not typed (issue 32).
+  it.each(['PRESENTıEL', 'preſentiel', 'presentıel', 'PREſENTıEL'])(
+    'changes the case of a–z only: %j stays itself and an error',
+    (mode) => {
+      const b = frDates(body('adf', 'employer'));
+      training(b).delivery_mode = mode;
+      const r = check(b);
+      expect(r.normalizations).toEqual([]);
+      expect(located(r.errors)).toEqual([
+        { row: 2, column: 'MODALITE_DISPENSE', field: `${T0}.delivery_mode`, code: 'INVALID_VALUE' },
+      ]);
+    },
+  );
+
+  it.each([
+    ['certiﬁcat', 'type'],
+    ['par_ſcoring', 'obtention_mode'],
+  ])('changes the case of a–z only: %j stays itself and an error (%s)', (value, key) => {
+    const b = frDates(body('jdr', 'training_organization'));
+    (decl(b).certificate as Json)[key] = value;
+    const r = check(b);
+    expect(r.normalizations).toEqual([]);
+    expect(r.errors.map((e) => [e.field, e.code])).toEqual([
+      [`declarations[0].certificate.${key}`, 'INVALID_VALUE'],
+    ]);
+  });
 });
 
 describe('SEPARATORS_REMOVED', () => {
@@ -212,6 +239,16 @@ describe('CODE_NORMALIZED', () => {
       { field: `${T0}.certification_code`, column: 'CERTIFICATION_VISEE', rule: 'CODE_NORMALIZED' },
     ]);
     expect(r.cell(2, 'CERTIFICATION_VISEE')).toBe('RS6550');
+  });
+
+  it.each(['rſ6550', 'ʀs6550'])('RS %j: only R and S take their case (not ſ): left as it is', (code) => {
+    const b = frDates(body('jdr', 'training_organization'));
+    Object.assign(training(b), { certifying: true, certification_code: code });
+    delete training(b).formacodes;
+    delete training(b).nsf_codes;
+    const r = check(b);
+    expect(r.normalizations.filter((n) => n.rule === 'CODE_NORMALIZED')).toEqual([]);
+    expect(r.errors.map((e) => e.column)).toContain('CERTIFICATION_VISEE');
   });
 });
 

@@ -4,7 +4,7 @@ import type { RowLocator } from './row-checker';
 import type { ColumnSpec, KindTable } from './spec/types';
 import { formatFrDate, parseIsoDate } from './values/dates';
 import { hasValidNirKey } from './values/nir';
-import { hasForbiddenCharacter, trimWhiteSpace } from './values/text';
+import { asciiUpperCase, hasForbiddenCharacter, trimWhiteSpace } from './values/text';
 
 /** Normalization rules of SERVICE.md §2.6 / API.md §5 (+ DECLARATION_SPLIT of API.md §2). */
 export const NORMALIZATION_RULES = [
@@ -246,11 +246,14 @@ export class ValueNormalizer {
     return out;
   }
 
-  /** Enumerations: a value whose upper case is one of the column's values is written so (ENUM_UPPERCASED). */
+  /**
+   * Enumerations: a value whose upper case is one of the column's values is written so
+   * (ENUM_UPPERCASED) — the case of a–z only (asciiUpperCase): no other letter turns into one of theirs.
+   */
   enumValue(value: string, field: () => string, column: ColumnSpec): string {
     if (column.values!.includes(value)) return value;
     const text = this.text(value, field, column.name);
-    const upper = text.toUpperCase();
+    const upper = asciiUpperCase(text);
     if (upper !== text && column.values!.includes(upper)) {
       this.log.add(field, column.name, 'ENUM_UPPERCASED');
       return upper;
@@ -299,7 +302,9 @@ export class ValueNormalizer {
     const text = this.text(value, field, column);
     let normalized = text;
     if (list === 'nsf' && /^\d{3}[A-Z]$/.test(text)) normalized = text.toLowerCase();
-    else if (list === 'rs' && /^rs\s*\d+$/i.test(text)) normalized = `RS${trimWhiteSpace(text.slice(2))}`;
+    // [Rr][Ss], not /rs/i: with the `u` flag, `i` also takes the long ſ for s.
+    else if (list === 'rs' && /^[Rr][Ss]\s*\d+$/.test(text))
+      normalized = `RS${trimWhiteSpace(text.slice(2))}`;
     // `\s` matches line breaks and U+FEFF too: an RS code holding one is left whole (INVALID_CHARACTER).
     if (normalized === text || hasForbiddenCharacter(text)) return text;
     this.log.add(field, column, 'CODE_NORMALIZED');

@@ -149,6 +149,16 @@ export function trimWhiteSpace(value: string): string {
   return start === 0 && end === value.length ? value : value.slice(start, end);
 }
 
+/**
+ * The letters a–z written A–Z, every other character as it is: the case of a value compared with an
+ * ASCII vocabulary (enumerations, OUI/NON). Not String.prototype.toUpperCase, which also writes the
+ * dotless ı as I and the long ſ as S (and ß as SS, ﬁ as FI): `PRESENTıEL` and `preſentiel` would
+ * become `PRESENTIEL`, a value that was not typed — accepted, and listed as a change of case.
+ */
+export function asciiUpperCase(value: string): string {
+  return value.replace(/[a-z]+/g, (letters) => letters.toUpperCase());
+}
+
 /** Every White_Space character is in the BMP; U+0085 is below U+00A0. */
 function isTrimmedSpace(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0xa0 && WHITE_SPACE.test(String.fromCharCode(c)));
