@@ -195,3 +195,23 @@ describe('a CSV whose bytes mix UTF-8 and Windows-1252 (issue 32)', () => {
     }
   });
 });
+
+describe('an enumeration cell takes the case of a–z only (issue 32)', () => {
+  it.each(['PRESENTıEL', 'preſentiel'])('%j stays itself and an error, not a change of case', (mode) => {
+    const rows = [
+      [...HEADER, 'Modalité'],
+      [...ROW_A, mode],
+    ];
+    const r = importOf(Buffer.from(csv(';', rows)), { filename: 'export.csv' });
+    expect((r.body.declarations[0]!.training as Record<string, string>).delivery_mode).toBe(mode);
+    expect(r.validation.normalizations.map((n) => n.rule)).not.toContain('ENUM_UPPERCASED');
+    expect(r.validation.errors).toContainEqual(
+      expect.objectContaining({ column: 'MODALITE_DISPENSE', code: 'INVALID_VALUE' }),
+    );
+    // Its lower-case ASCII spelling is still upper-cased, and listed.
+    const ascii = importOf(Buffer.from(csv(';', [rows[0]!, [...ROW_A, 'presentiel']])), {
+      filename: 'e.csv',
+    });
+    expect(ascii.validation.normalizations.map((n) => n.rule)).toContain('ENUM_UPPERCASED');
+  });
+});
