@@ -140,8 +140,8 @@ const WORDS = {
     (p) => `${p.target} : ${p.changes} modification(s)`,
   ),
   not_fixed: fixed(
-    'not fixed: the header or the column count is wrong, which fixing cannot mend',
-    'non corrigé : l’en-tête ou le nombre de colonnes est faux, ce qu’une correction ne peut réparer',
+    'not fixed: the file is refused as a whole (its header, its column count or its encoding), which fixing cannot mend; the error below says why',
+    'non corrigé : le fichier est refusé en entier (son en-tête, son nombre de colonnes ou son encodage), ce qu’une correction ne peut réparer ; l’erreur ci-dessous dit pourquoi',
   ),
   change: entry<{ row: string; column: string; rule: string }>(
     (p) => `changed line ${p.row}${p.column}: ${p.rule}`,
