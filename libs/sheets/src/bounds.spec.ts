@@ -109,6 +109,19 @@ describe('what a few KB expand to (finding 2)', () => {
     expect(fits.rows_read).toBe(1);
   });
 
+  it('a CSV field of 32,768 characters: cell_too_long, as in a workbook', () => {
+    const csv = (name: string) =>
+      Buffer.from(`ID_DECLARATION;NIR;NOM_TITULAIRE\r\nS1;${NIR_A}${NIR_A_KEY};${name}\r\n`);
+    expect(importOf(csv('A'.repeat(32_767)), { filename: 'x.csv' }).rows_read).toBe(1);
+    let reason: unknown;
+    try {
+      importOf(csv('A'.repeat(32_768)), { filename: 'x.csv' });
+    } catch (e) {
+      reason = (e as { details?: { reason?: unknown } }).details?.reason;
+    }
+    expect(reason).toBe('cell_too_long');
+  });
+
   it('a string of 32,767 characters that 2,000 cells point at (a few KB): the body would pass its bound, body_too_large', () => {
     const bytes = zipOf(withSharedStrings(rowsPointingAtString0(2_000), ['A'.repeat(32_767)]));
     expect(bytes.length).toBeLessThan(64 * 1024);

@@ -133,7 +133,8 @@ export function readDelimited(source: DelimitedText, budget: ReadBudget, visit: 
       // A field holding something is a cell of the file (ReadBudget); an empty one stores nothing.
       if (value !== '') {
         budget.cell();
-        cells.push({ col, cell: { k: 'text', v: value } });
+        // One rule for XLSX and CSV: a cell holds at most Excel's 32,767 characters (cell_too_long).
+        cells.push({ col, cell: { k: 'text', v: budget.cellText(value) } });
       }
       col++;
       if (i < n && text.charCodeAt(i) === sep) {
