@@ -215,6 +215,7 @@ beforeAll(async () => {
     reconcileIntervalSeconds: 1,
     operator: null,
     httpPort: 0,
+    uploadTimeBudgetMs: 60_000,
   };
   app = await createGatewayApp(gatewayConfig, { logDestination: suiteLogs });
   await app.init();

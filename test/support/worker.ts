@@ -29,6 +29,7 @@ export function workerConfigFor(gw: Gateway, overrides: Partial<WorkerConfig> = 
     shutdownGraceSeconds: 5,
     reconcileIntervalSeconds: 0,
     httpPort: 0,
+    uploadTimeBudgetMs: 60_000,
     logLevel: 'info',
     operator: gw.config.operator,
     ...overrides,
@@ -66,6 +67,7 @@ export function workerEnv(config: WorkerConfig): NodeJS.ProcessEnv {
     SHUTDOWN_GRACE_SECONDS: String(config.shutdownGraceSeconds),
     RECONCILE_INTERVAL_SECONDS: String(config.reconcileIntervalSeconds),
     WORKER_HTTP_PORT: String(config.httpPort),
+    UPLOAD_TIME_BUDGET_SECONDS: String(config.uploadTimeBudgetMs / 1000),
     LOG_LEVEL: config.logLevel,
   };
 }

@@ -16,6 +16,7 @@ describe('worker configuration (API.md §13)', () => {
       lockSeconds: 60,
       reconcileIntervalSeconds: 30,
       httpPort: 3001,
+      uploadTimeBudgetMs: 60_000,
       operator: null,
       queuePrefix: 'bull',
     });
@@ -26,11 +27,13 @@ describe('worker configuration (API.md §13)', () => {
       ...BASE,
       WORKER_CONCURRENCY_VALIDATE: '8',
       SWEEP_INTERVAL_SECONDS: '0',
+      UPLOAD_TIME_BUDGET_SECONDS: '0.25',
       OPERATOR_USER: 'ops',
       OPERATOR_PASSWORD: 'pw',
     });
     expect(config.concurrency.validate).toBe(8);
     expect(config.sweepIntervalSeconds).toBe(0);
+    expect(config.uploadTimeBudgetMs).toBe(250);
     expect(config.operator).toEqual({ user: 'ops', password: 'pw' });
   });
 
@@ -42,6 +45,7 @@ describe('worker configuration (API.md §13)', () => {
         WORKER_CONCURRENCY_GENERATE: '0',
         DATABASE_POOL_MAX: '101',
         WORKER_HTTP_PORT: '70000',
+        UPLOAD_TIME_BUDGET_SECONDS: '0',
         OPERATOR_USER: 'ops',
         LOG_LEVEL: 'chatty',
       });
@@ -54,6 +58,7 @@ describe('worker configuration (API.md §13)', () => {
       'DATABASE_POOL_MAX must be an integer from 1 to 100',
       'WORKER_CONCURRENCY_GENERATE must be an integer from 1 to 64',
       'WORKER_HTTP_PORT must be an integer from 0 to 65535',
+      'UPLOAD_TIME_BUDGET_SECONDS must be a number of seconds from 0.01 to 3600',
       'OPERATOR_USER and OPERATOR_PASSWORD go together: set both or neither',
     ]);
   });

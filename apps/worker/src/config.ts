@@ -1,3 +1,5 @@
+import { Transform } from 'class-transformer';
+import { IsNumber, Max, Min } from 'class-validator';
 import {
   ConfigError,
   EnvInt,
@@ -31,6 +33,11 @@ export interface WorkerConfig extends ServicesConfig {
   lockSeconds: number;
   /** How often lost jobs, stale files, reservations and claims are looked for (RECONCILE_INTERVAL_SECONDS; 0: never). */
   reconcileIntervalSeconds: number;
+  /**
+   * How long one upload's import or fix may run in its thread (UPLOAD_TIME_BUDGET_SECONDS, 60), in
+   * milliseconds: past it the thread is stopped and the request refused (UNREADABLE_FILE, too_slow).
+   */
+  uploadTimeBudgetMs: number;
   /** Port of /health/live and /health/ready (WORKER_HTTP_PORT, 3001; 0: any free port). */
   httpPort: number;
   /** OPERATOR_USER and OPERATOR_PASSWORD: the HTTP Basic credentials of /metrics; null (both unset) closes it. */
@@ -65,11 +72,32 @@ export class WorkerEnvironment extends ServicesEnvironment {
   @EnvInt(0, 65535)
   WORKER_HTTP_PORT = 3001;
 
+  /** Seconds, a fraction allowed: the tests stop a thread after a few milliseconds. */
+  @EnvSeconds(0.01, 3600)
+  UPLOAD_TIME_BUDGET_SECONDS = 60;
+
   @EnvTogetherWith('OPERATOR_PASSWORD')
   OPERATOR_USER?: string;
 
   @EnvText()
   OPERATOR_PASSWORD?: string;
+}
+
+/**
+ * A number of seconds from `min` to `max`, a fraction allowed (libs/config has integers only).
+ * One message whatever fails, as libs/config's decorators give.
+ */
+function EnvSeconds(min: number, max: number): PropertyDecorator {
+  const message = `$property must be a number of seconds from ${min} to ${max}`;
+  return (target, key) => {
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? Number(value) : value))(
+      target,
+      key,
+    );
+    IsNumber({ allowNaN: false, allowInfinity: false }, { message })(target, key);
+    Min(min, { message })(target, key);
+    Max(max, { message })(target, key);
+  };
 }
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
@@ -86,6 +114,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     lockSeconds: e.WORKER_LOCK_SECONDS,
     reconcileIntervalSeconds: e.RECONCILE_INTERVAL_SECONDS,
     httpPort: e.WORKER_HTTP_PORT,
+    uploadTimeBudgetMs: Math.round(e.UPLOAD_TIME_BUDGET_SECONDS * 1000),
     operator:
       e.OPERATOR_USER && e.OPERATOR_PASSWORD
         ? { user: e.OPERATOR_USER, password: e.OPERATOR_PASSWORD }

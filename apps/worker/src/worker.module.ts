@@ -9,6 +9,7 @@ import { GenerateProcessor } from './processors/generate.processor';
 import { GenerationPool } from './processors/generation-pool';
 import type { JobHost } from './processors/job-host';
 import { SweepProcessor } from './processors/sweep.processor';
+import { UploadPool } from './processors/upload-pool';
 import { ValidateFileProcessor } from './processors/validate-file.processor';
 import { Reconciler } from './reconciler';
 
@@ -41,6 +42,7 @@ export class WorkerModule {
       providers: [
         { provide: WORKER_CONFIG, useValue: config },
         GenerationPool,
+        UploadPool,
         ...PROCESSOR_CLASSES.map((cls) => configured(cls, config)),
         // Health first: its port answers (not ready) while the queues connect.
         HealthServer,

@@ -8,7 +8,14 @@ import {
   GENERATE_ATTEMPTS,
   generateJobId,
   LEGACY_QUEUE_NAME,
+  openAnswer,
+  PayloadCipher,
+  sealedUploadKeys,
+  sealUnder,
+  UPLOAD_JOB_RETENTION,
+  UPLOAD_PAYLOAD_SECONDS,
   type QueueName,
+  type SealedUploadKeys,
   type UploadContext,
   type UploadOutcome,
   type UploadResponses,
@@ -24,6 +31,10 @@ export const BACKOFF_TYPE = 'ppfile';
 
 /** The longest pause between two looks at an upload's validation job. */
 const POLL_MAX_MS = 50;
+
+/** A job's data as the gateway gives it, before the keys of its sealed upload are added. */
+type UploadJobInput =
+  Omit<ValidateFileJobData, 'sealed'> | (UploadTask & UploadContext & { requestId?: string });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,6 +58,7 @@ export class JobQueue {
     @Inject(Redis) private readonly redis: Redis,
     @Inject(HealthChecks) health: HealthChecks,
     @Inject(ClsService) private readonly cls: ClsService,
+    @Inject(PayloadCipher) private readonly cipher: PayloadCipher,
   ) {
     this.queues = { generate, validate, maintenance };
     // While Redis is away calls fail (503) and the connection comes back by itself.
@@ -113,12 +125,12 @@ export class JobQueue {
   }
 
   /**
-   * A large upload: in Redis under a short-lived key (memory only, never a disk), validated by a
-   * worker. If the job vanishes (Redis restarted) the caller gets 503 at once: nothing is counted,
+   * A large upload: sealed in Redis under a short-lived key (memory only, never a disk), validated by
+   * a worker. If the job vanishes (Redis restarted) the caller gets 503 at once: nothing is counted,
    * and the client retries.
    */
   validateFile(
-    data: Omit<ValidateFileJobData, 'payloadKey'>,
+    data: Omit<ValidateFileJobData, 'sealed'>,
     file: Buffer,
     wait: { timeoutMs: number },
   ): Promise<FileValidationResponse> {
@@ -135,43 +147,67 @@ export class JobQueue {
     wait: { timeoutMs: number },
   ): Promise<UploadOutcome<UploadResponses[T['kind']]>> {
     const name = data.kind === 'import' ? 'import-sheet' : 'fix-file';
-    return this.uploadJob(name, data as object, file, wait) as Promise<
-      UploadOutcome<UploadResponses[T['kind']]>
-    >;
+    return this.uploadJob(name, data, file, wait) as Promise<UploadOutcome<UploadResponses[T['kind']]>>;
+  }
+
+  /**
+   * Seals the upload into Redis and adds its job (libs/jobs sealed-uploads.ts: what is sealed, under
+   * which keys, for how long); the caller waits for the answer (awaitUpload). Apart from uploadJob so
+   * that a test can leave a job uncollected, as a gateway restarting mid-job does.
+   */
+  async submitUpload(
+    name: 'validate-file' | 'import-sheet' | 'fix-file',
+    data: UploadJobInput,
+    file: Buffer,
+  ): Promise<SealedUploadKeys & { jobId: string }> {
+    const keys = sealedUploadKeys(this.prefix, randomBytes(16).toString('hex'));
+    const sealed = sealUnder(this.cipher, keys.payloadKey, file);
+    await this.redis.set(keys.payloadKey, sealed, 'EX', UPLOAD_PAYLOAD_SECONDS);
+    try {
+      await this.validate.add(
+        name,
+        {
+          ...data,
+          sealed: { payloadKey: keys.payloadKey, answerKey: keys.answerKey },
+          requestId: data.requestId ?? this.currentRequestId(),
+        },
+        { jobId: keys.jobId, attempts: 2, ...UPLOAD_JOB_RETENTION },
+      );
+    } catch (e) {
+      await this.redis.del(keys.payloadKey).catch(() => undefined);
+      throw e;
+    }
+    return keys;
   }
 
   private async uploadJob(
     name: 'validate-file' | 'import-sheet' | 'fix-file',
-    data: { requestId?: string },
+    data: UploadJobInput,
     file: Buffer,
     wait: { timeoutMs: number },
   ): Promise<unknown> {
-    const id = randomBytes(16).toString('hex');
-    const payloadKey = `${this.prefix}:payload:validate:${id}`;
-    await this.redis.set(payloadKey, file, 'EX', 3600);
+    const keys = await this.submitUpload(name, data, file);
     try {
-      const job = await this.validate.add(
-        name,
-        { ...data, payloadKey, requestId: data.requestId ?? this.currentRequestId() },
-        { jobId: `validate-${id}`, attempts: 2, removeOnFail: { age: 3600 } },
-      );
       const deadline = Date.now() + wait.timeoutMs;
       // A client waits for this answer: polled every 50 ms at most (a job's state is one small read),
       // so that the answer is not held back by the polling itself (it was up to 250 ms).
       for (let pause = 10; ; pause = Math.min(pause * 2, POLL_MAX_MS)) {
         await sleep(pause);
-        const current = await Job.fromId(this.validate, job.id!);
+        const current = await Job.fromId(this.validate, keys.jobId);
         if (!current) throw new DependencyUnavailableError('queue', 'the validation job was lost');
         if (current.finishedOn && current.returnvalue) {
+          const stored = await this.redis.getBuffer(keys.answerKey);
+          if (!stored)
+            throw new DependencyUnavailableError('queue', 'the answer of the validation job was lost');
           await current.remove().catch(() => undefined);
-          return current.returnvalue as unknown;
+          return openAnswer(this.cipher, keys.answerKey, stored);
         }
         if (current.finishedOn && current.failedReason) throw new Error(`${name} failed in the worker`);
         if (Date.now() > deadline)
           throw new DependencyUnavailableError('queue', 'no worker took the validation in time');
       }
     } finally {
-      await this.redis.del(payloadKey).catch(() => undefined);
+      await this.redis.del(keys.payloadKey, keys.answerKey).catch(() => undefined);
     }
   }
 

@@ -1,5 +1,6 @@
 export * from './queue';
 export * from './payload-cipher';
+export * from './sealed-uploads';
 export * from './lifecycle';
 export * from './generation';
 export * from './invariants';

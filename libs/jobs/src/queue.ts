@@ -1,12 +1,14 @@
 import type { Lang } from '@ppfile/rules';
+import type { SealedUploadKeys } from './sealed-uploads';
 import type { UploadContext, UploadTask } from './uploads';
 
 /**
  * The queue, its job names and their data: the one place the gateway (producer) and the worker
  * (consumer) agree on. Job data never holds a request body or a file. A generation's body is kept,
  * sealed, in PostgreSQL until its job ends (FileLifecycle): Redis carries jobs, it is not the record.
- * An upload to validate travels through Redis under a short-lived key (it stays in memory only,
- * SERVICE.md §4.3); if its job is lost the client is told to retry.
+ * An upload to validate, import or fix travels through Redis sealed under a short-lived key, and its
+ * answer comes back the same way (sealed-uploads.ts; in memory only, SERVICE.md §4.3); if its job is
+ * lost the client is told to retry.
  */
 export const JOB_NAMES = ['generate', 'validate-file', 'import-sheet', 'fix-file', 'sweep'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
@@ -44,7 +46,11 @@ export interface GenerateJobData {
 }
 
 export interface ValidateFileJobData {
-  payloadKey: string;
+  /**
+   * Where the sealed upload and its sealed answer are. Not `payloadKey` as before: a worker of an
+   * earlier version fails such a job (no key) rather than reading the ciphertext as a CSV.
+   */
+  sealed: SealedUploadKeys;
   type: string;
   declarant: string;
   spec_version?: string;
@@ -59,12 +65,12 @@ export interface ValidateFileJobData {
 }
 
 /**
- * A large spreadsheet to import or CSV to fix (API.md §14), in Redis under `payloadKey` like an upload
- * to validate; the worker answers with the task's outcome (its answer, or the refusal as data).
+ * A large spreadsheet to import or CSV to fix (API.md §14), sealed in Redis like an upload to validate;
+ * the worker answers with the task's outcome (its answer, or the refusal as data), sealed too.
  */
 export type UploadJobData<T extends UploadTask = UploadTask> = T &
   UploadContext & {
-    payloadKey: string;
+    sealed: SealedUploadKeys;
     /** The uploading request's id: the worker's lines for this job carry it. */
     requestId?: string;
   };

@@ -1,0 +1,73 @@
+import type { PayloadCipher } from './payload-cipher';
+
+/**
+ * An upload handed to a worker (the `validate` queue: validate-file, import-sheet, fix-file) and its
+ * answer, as they sit in Redis (issue 32, finding 5). Both hold NIRs and names, so both are sealed
+ * with PAYLOAD_ENCRYPTION_KEY (AES-256-GCM, PayloadCipher) as generation bodies are, under keys that
+ * expire. The key's own name is the additional data: a blob opens only where it was written — the
+ * upload of its job, not another job's, and never in place of an answer. A job's data holds the form
+ * (kind, declarant, options, the file's name), never a cell; its returnvalue holds where the sealed
+ * answer is, never the answer: BullMQ copies a returnvalue into the queue's event stream (up to
+ * 10,000 events, no expiry) and keeps it in a completed job until another job ends.
+ */
+export interface SealedUploadKeys {
+  /** The sealed upload, written by the gateway, deleted by the worker once answered (or at expiry). */
+  payloadKey: string;
+  /** The sealed answer (its JSON), written by the worker, read then deleted by the waiting gateway. */
+  answerKey: string;
+}
+
+/** What an upload job returns: where its sealed answer is, and the row count of its job line. */
+export interface SealedAnswerRef {
+  sealed: string;
+  rows?: number;
+}
+
+/** An upload not taken within the hour is dropped (its client was answered 503 long before). */
+export const UPLOAD_PAYLOAD_SECONDS = 3600;
+
+/**
+ * An answer the gateway never collects (it restarted meanwhile) goes after five minutes; a waiting
+ * gateway reads it within 50 ms of the job's end.
+ */
+export const UPLOAD_ANSWER_SECONDS = 300;
+
+/**
+ * The jobs themselves: a completed one goes with its answer; a failed one (data: the form; reason:
+ * our own message, never the file's) stays an hour for operators (Bull Board). BullMQ removes by age
+ * when a later job of the queue ends; a gateway that collects the answer removes the job at once.
+ */
+export const UPLOAD_JOB_RETENTION = {
+  removeOnComplete: { age: UPLOAD_ANSWER_SECONDS },
+  removeOnFail: { age: 3600 },
+} as const;
+
+/** The job id and the Redis keys of one upload (`id`: 32 random hex digits). */
+export function sealedUploadKeys(prefix: string, id: string): SealedUploadKeys & { jobId: string } {
+  return {
+    jobId: `validate-${id}`,
+    payloadKey: `${prefix}:payload:validate:${id}`,
+    answerKey: `${prefix}:answer:validate:${id}`,
+  };
+}
+
+/** The bytes stored under `key`: nonce (12 bytes), then the ciphertext and its tag. */
+export function sealUnder(cipher: PayloadCipher, key: string, plain: Uint8Array): Buffer {
+  const sealed = cipher.seal(key, Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength));
+  return Buffer.concat([sealed.nonce, sealed.ciphertext]);
+}
+
+/** Throws when the bytes were altered, were written under another key or sealed under another secret. */
+export function openUnder(cipher: PayloadCipher, key: string, stored: Buffer): Buffer {
+  if (stored.length < 12 + 16) throw new Error(`the sealed value of ${key} is truncated`);
+  return cipher.open(key, { nonce: stored.subarray(0, 12), ciphertext: stored.subarray(12) });
+}
+
+/** An answer (plain data) sealed as JSON under its key. */
+export function sealAnswer(cipher: PayloadCipher, key: string, answer: unknown): Buffer {
+  return sealUnder(cipher, key, Buffer.from(JSON.stringify(answer), 'utf8'));
+}
+
+export function openAnswer(cipher: PayloadCipher, key: string, stored: Buffer): unknown {
+  return JSON.parse(openUnder(cipher, key, stored).toString('utf8')) as unknown;
+}
