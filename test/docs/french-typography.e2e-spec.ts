@@ -30,9 +30,6 @@ const FR_DOCS = readdirSync(FR_DIR)
   .map((f) => path.posix.join('docs/fr', f));
 const GUIDES = ['docs/fr/guide-employeur.md', 'docs/fr/guide-organisme-de-formation.md'];
 
-const NNBSP = '\u202F';
-const NBSP = '\u00A0';
-
 interface Fault {
   line: number;
   column: number;
@@ -151,7 +148,7 @@ describe('French typography of docs/fr/*.md', () => {
   it('reports the faults of the pages as they were before issue 33, and none in code', () => {
     const before = [
       "Il ne dépose jamais rien à votre place : c'est vous qui déposez le fichier.",
-      '- l\'**API HTTP** (`pp_test_…` pour essayer : 50 lignes par requête, 1 000 lignes par mois) ;',
+      "- l'**API HTTP** (`pp_test_…` pour essayer : 50 lignes par requête, 1 000 lignes par mois) ;",
       'les verdicts ("valide", « invalide ») et le décret n° 2022-1712 ...',
       '```console run=offline',
       "$ npx ppfile check sst-2026-10.json --today 2026-11-23 : l'exemple",
