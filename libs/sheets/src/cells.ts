@@ -16,7 +16,12 @@ export type Cell =
   /** An error value: `#N/A`, `#REF!`, … (a formula's cached error). */
   | { readonly k: 'error'; readonly v: string }
   /** An ISO 8601 date cell (`t="d"`), written by a few producers instead of a serial number. */
-  | { readonly k: 'iso'; readonly v: string };
+  | { readonly k: 'iso'; readonly v: string }
+  /**
+   * A formula saved without its result (openpyxl, exceljs, manual calculation): its value is not in
+   * the file, only a spreadsheet program can compute it.
+   */
+  | { readonly k: 'uncomputed' };
 
 /** One row of a sheet: its number (1-based) and its non-empty cells with their column (0-based). */
 export interface SheetRow {

@@ -121,6 +121,48 @@ export function headerKey(text: string): string {
     .replace(/[’‘`´]/g, "'");
 }
 
+/** A header longer than this is no header: it is not stripped, nor compared for a near miss. */
+const MAX_HEADER_CHARS = 255;
+
+/**
+ * A header as people write it, without what is not its name (issue 33): required-markers (`*`,
+ * before or after), a trailing colon or question mark, and parenthesized or bracketed notes at its
+ * end — `Session *`, `Nom de naissance*`, `NIR (13 chiffres)`, `Date début :`. Each step shortens
+ * the text, so the work is linear in its length (at most 255 characters).
+ */
+export function headerCore(text: string): string {
+  let t = text.trim();
+  if (t.length > MAX_HEADER_CHARS) return t;
+  let start = 0;
+  while (start < t.length && (t[start] === '*' || /\s/.test(t[start]!))) start++;
+  let end = t.length;
+  for (;;) {
+    while (end > start && /\s/.test(t[end - 1]!)) end--;
+    const last = t[end - 1];
+    if (last === '*' || last === ':' || last === '?' || last === '\uff1a') {
+      end--;
+      continue;
+    }
+    if (last === ')' || last === ']') {
+      const open = t.lastIndexOf(last === ')' ? '(' : '[', end - 1);
+      // A text that is all note (`(NIR)`) keeps it: nothing would be left to match.
+      if (open > start) {
+        end = open;
+        continue;
+      }
+    }
+    break;
+  }
+  t = t.slice(start, end);
+  return t;
+}
+
+/** A header that names no column but is one or two typing slips away from one (a near miss). */
+export interface NearMiss {
+  header: string;
+  column: string;
+}
+
 /** The headers of one kind of file, matched against names, JSON fields, labels and synonyms. */
 export class HeaderMatcher {
   private readonly keys = new Map<string, { column: ColumnSpec; how: MatchHow }>();
@@ -144,7 +186,60 @@ export class HeaderMatcher {
     for (const c of table.columns) for (const s of HEADER_SYNONYMS[c.name] ?? []) add(s, c, 'synonym');
   }
 
+  /** As written, else without its required-marker, trailing colon or note (headerCore). */
   match(header: string): { column: ColumnSpec; how: MatchHow } | undefined {
-    return this.keys.get(headerKey(header));
+    const exact = this.keys.get(headerKey(header));
+    if (exact) return exact;
+    const core = headerCore(header);
+    return core === header.trim() ? undefined : this.keys.get(headerKey(core));
   }
+
+  /**
+   * The column a header that matches nothing was probably meant for: the one whose name, field,
+   * label or synonym is one edit away (two for a key of 12 characters or more), compared as headers
+   * are. Undefined when none is, or when the header is too short or too long to judge.
+   */
+  nearMiss(header: string): ColumnSpec | undefined {
+    if (header.length > MAX_HEADER_CHARS) return undefined;
+    const key = headerKey(headerCore(header));
+    if (key.length < 5) return undefined;
+    const bound = key.length >= 12 ? 2 : 1;
+    let best: { column: ColumnSpec; distance: number } | undefined;
+    for (const [known, { column }] of this.keys) {
+      if (known.length < 5) continue;
+      const d = editDistanceWithin(key, known, bound);
+      if (d !== null && (best === undefined || d < best.distance)) best = { column, distance: d };
+    }
+    return best?.column;
+  }
+}
+
+/**
+ * Levenshtein distance of a and b when it is at most `bound`, else null: only the diagonal band of
+ * width 2 × bound + 1 is computed (linear in the length for a fixed bound).
+ */
+export function editDistanceWithin(a: string, b: string, bound: number): number | null {
+  if (Math.abs(a.length - b.length) > bound) return null;
+  const n = b.length;
+  const far = bound + 1;
+  let prev = new Array<number>(n + 2).fill(far);
+  let cur = new Array<number>(n + 2).fill(far);
+  for (let j = 0; j <= Math.min(n, bound); j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    const from = Math.max(1, i - bound);
+    const to = Math.min(n, i + bound);
+    cur[from - 1] = from === 1 && i <= bound ? i : far;
+    cur[to + 1] = far;
+    let rowMin = cur[from - 1]!;
+    for (let j = from; j <= to; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      const d = Math.min(prev[j - 1]! + cost, prev[j]! + 1, cur[j - 1]! + 1, far);
+      cur[j] = d;
+      if (d < rowMin) rowMin = d;
+    }
+    if (rowMin > bound) return null;
+    [prev, cur] = [cur, prev];
+  }
+  const d = prev[n]!;
+  return d <= bound ? d : null;
 }

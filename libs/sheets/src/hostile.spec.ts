@@ -108,14 +108,38 @@ describe('hostile workbooks (API.md §14 bounds)', () => {
   });
 
   it('a zip bomb whose directory tells the truth (210 MB) is refused from the directory, before any inflating', () => {
-    // The entry's data is not even deflate: inflating it first would answer corrupt_zip instead.
+    const zip = zipWithEntry('xl/sharedStrings.xml', bomb, 210 * 1024 * 1024, others);
+    expect(refusal(zip).reason).toBe('too_large_expanded');
+    // The directory alone refuses it: opening the archive inflates nothing.
+    expect(() => new ZipArchive(zip, new ReadBudget('en'))).toThrow(
+      expect.objectContaining({ details: { reason: 'too_large_expanded' } }),
+    );
+  });
+
+  it('a directory claiming more than its data can expand to is a damaged zip, not a bomb (issue 33)', () => {
+    // 18 bytes cannot inflate to 210 MB (deflate expands 1,032 times at most): the directory is
+    // damaged, and "it would expand past 200 MB" would be wrong; still refused before any inflating.
     const zip = zipWithEntry(
       'xl/sharedStrings.xml',
       Buffer.from('not deflate at all'),
       210 * 1024 * 1024,
       others,
     );
-    expect(refusal(zip).reason).toBe('too_large_expanded');
+    expect(() => new ZipArchive(zip, new ReadBudget('en'))).toThrow(
+      expect.objectContaining({ details: { reason: 'corrupt_zip' } }),
+    );
+    // A small workbook whose directory got garbage sizes, or sizes past the file's end: the same.
+    const small = zipOf(minimalParts(HEADER));
+    const sheet = centralEntries(small).get('xl/worksheets/sheet1.xml')!;
+    const garbage = Buffer.from(small);
+    garbage.writeUInt32LE(0xfffffff0, sheet + 24);
+    expect(refusal(garbage).reason).toBe('corrupt_zip');
+    const beyond = Buffer.from(small);
+    beyond.writeUInt32LE(small.length, sheet + 20);
+    expect(refusal(beyond).reason).toBe('corrupt_zip');
+    const zip64 = Buffer.from(small);
+    zip64.writeUInt32LE(0xffffffff, sheet + 24);
+    expect(refusal(zip64).reason).toBe('corrupt_zip');
   });
 
   it('a zip bomb whose directory lies (claims 1 KB, inflates to 210 MB) is stopped as soon as it passes its claim', () => {
@@ -139,7 +163,20 @@ describe('hostile workbooks (API.md §14 bounds)', () => {
   });
 
   it('a zip bomb that tells the truth entry by entry but not in total is refused from the directory', () => {
-    const zip = zipOf(minimalParts(HEADER, { 'xl/a.xml': 'a', 'xl/b.xml': 'b' }));
+    // Two entries of 110 KB of deflate data each, claiming 110 MB each: a claim their data could
+    // honour (under deflate's 1,032:1), 220 MB in all.
+    const noise = (seed: number) => {
+      const out = new Uint8Array(110 * 1024);
+      let x = seed;
+      for (let i = 0; i < out.length; i++) {
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        out[i] = x & 0xff;
+      }
+      return out;
+    };
+    const zip = zipOf(minimalParts(HEADER, { 'xl/a.xml': noise(1), 'xl/b.xml': noise(2) }));
     const entries = centralEntries(zip);
     for (const name of ['xl/a.xml', 'xl/b.xml'])
       zip.writeUInt32LE(110 * 1024 * 1024, entries.get(name)! + 24);

@@ -18,8 +18,9 @@ import {
 } from '@ppfile/rules';
 import { columnLetters, sheetPrefix, type Cell, type SheetRow } from './cells';
 import { readDelimited, sniffDelimited } from './delimited-reader';
-import { HeaderMatcher, headerKey, type MatchHow } from './headers';
-import { sheetIssueMessage, type SheetIssueCode } from './messages';
+import { HeaderMatcher, headerKey, type MatchHow, type NearMiss } from './headers';
+import { noHeaderRowMessage, sheetIssueMessage, type HeaderSearch, type SheetIssueCode } from './messages';
+import { hasEncryptedPackage } from './ole';
 import { readCell, type BodyValue } from './read-cell';
 import { ReadBudget, unreadable } from './unreadable';
 import { XlsxWorkbook, type WorkbookSheet } from './xlsx-reader';
@@ -103,6 +104,9 @@ const SHEETS_LISTED = 20;
 /** Header texts echoed in `mapping` and `unmapped_headers` are cut to this length; at most HEADERS_LISTED unmapped. */
 const HEADER_ECHO_CHARS = 255;
 const HEADERS_LISTED = 200;
+/** Cells of a candidate header row compared for near misses, and near misses kept. */
+const NEAR_MISS_CELLS = 64;
+const NEAR_MISSES_LISTED = 5;
 /**
  * The body an import builds is at most BODY_PER_BYTE times the file's size (and never less than
  * BODY_FLOOR_BYTES), and never more than the 20 MB generate takes: a real sheet makes a body of one
@@ -131,15 +135,20 @@ export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnv
     Math.max(BODY_FLOOR_BYTES, BODY_PER_BYTE * bytes.byteLength),
   );
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.length === 0) throw unreadable('empty', lang);
   const format = sniffFormat(buf);
-  if (format === 'ole') throw unreadable('legacy_xls', lang);
+  // An .xlsx protected by a password is an OLE file too: its directory tells it from an .xls.
+  if (format === 'ole') throw unreadable(hasEncryptedPackage(buf) ? 'encrypted' : 'legacy_xls', lang);
   if (format === 'binary') throw unreadable('not_a_spreadsheet', lang);
 
   if (format === 'text') {
     const source = sniffDelimited(buf);
     const reader = new SheetReader(kind, mapping, req.filename, false, env, bodyLimit);
     readDelimited(source, budget, (row) => reader.visit(row));
-    if (!reader.headerFound) throw unreadable('no_header_row', lang);
+    if (!reader.headerFound) {
+      if (!reader.sawCell && source.encoding !== 'mixed') throw unreadable('empty', lang);
+      throw noHeaderRow([{ ...reader.searched(false), csv: true }], kind, lang);
+    }
     return reader.finish(req);
   }
 
@@ -162,12 +171,39 @@ export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnv
   } else {
     candidates = workbook.sheets.filter((s) => !s.hidden);
   }
+  const searched: HeaderSearch[] = [];
   for (const sheet of candidates) {
     const reader = new SheetReader(kind, mapping, sheet.name, workbook.date1904, env, bodyLimit);
     workbook.readSheet(sheet, (row) => reader.visit(row));
     if (reader.headerFound) return reader.finish(req);
+    searched.push(reader.searched(sheet.hidden));
   }
-  throw unreadable('no_header_row', lang);
+  // The default takes visible sheets only (API.md §14); a hidden one with the headers is named.
+  if (req.sheet === undefined) {
+    for (const sheet of workbook.sheets.filter((s) => s.hidden)) {
+      const reader = new SheetReader(kind, mapping, sheet.name, workbook.date1904, env, bodyLimit);
+      workbook.readSheet(sheet, (row) => reader.visit(row));
+      searched.push(reader.searched(true, reader.headerFound ? reader.foundRow : undefined));
+      if (reader.headerFound) break;
+    }
+  }
+  throw noHeaderRow(searched, kind, lang);
+}
+
+/** UNREADABLE_FILE `no_header_row`, saying what the search found sheet by sheet (issue 33). */
+function noHeaderRow(searched: HeaderSearch[], kind: FileKind, lang: Lang): RequestError {
+  return unreadable('no_header_row', lang, noHeaderRowMessage(searched, requiredColumns(kind), lang));
+}
+
+/** The columns required whatever a row holds, for the kind's declarant (API.md §14 `missing_columns`). */
+function requiredColumns(kind: FileKind): string[] {
+  return kind.spec.tables[kind.type].columns
+    .filter((c) => {
+      const p = c.presence[kind.declarant];
+      const derived = c.json.kind === 'training_presence' || c.json.kind === 'employer_presence';
+      return p !== 'never' && p.required && !p.when && !derived;
+    })
+    .map((c) => c.name);
 }
 
 /** A text echoed back, cut to `max` characters (an ellipsis marks the cut). */
@@ -261,6 +297,8 @@ function headerText(cell: Cell): string {
       return String(cell.v);
     case 'bool':
       return cell.v ? 'TRUE' : 'FALSE';
+    case 'uncomputed':
+      return '';
   }
 }
 
@@ -270,7 +308,14 @@ function headerText(cell: Cell): string {
  */
 class SheetReader {
   headerFound = false;
+  /** Whether any row had a non-empty cell (a text file of none is empty). */
+  sawCell = false;
   private headerRow = 0;
+  /** The row among the first 20 that came closest to a header row, for the refusal's message. */
+  private best: { row: number; recognized: string[]; nearMisses: NearMiss[] } | null = null;
+  /** A row that is a header row once the quotes around its texts are taken off (a `|` file from LibreOffice). */
+  private quotedRow: number | null = null;
+  private rowsSearched = 0;
   private readonly matcher: HeaderMatcher;
   private readonly columns: readonly ColumnSpec[];
   /** Sheet column → official column. */
@@ -307,8 +352,10 @@ class SheetReader {
   }
 
   visit(row: SheetRow): boolean {
+    if (row.cells.length) this.sawCell = true;
     if (!this.headerFound) {
       if (row.row > HEADER_SEARCH_ROWS) return false;
+      this.rowsSearched++;
       this.tryHeader(row);
       return true;
     }
@@ -328,7 +375,10 @@ class SheetReader {
     const matches = found.map((h) => ({ ...h, m: h.text === '' ? undefined : this.match(h.text) }));
     // Three different official columns: "Nom", "Nom de famille" and "NOM_TITULAIRE" are one.
     const distinct = new Set(matches.flatMap((h) => (h.m?.column ? [h.m.column.name] : [])));
-    if (distinct.size < HEADER_MIN_MATCHES) return;
+    if (distinct.size < HEADER_MIN_MATCHES) {
+      this.noteCandidate(row.row, distinct, matches);
+      return;
+    }
     this.headerFound = true;
     this.headerRow = row.row;
     for (const { col, text, m } of matches) {
@@ -348,6 +398,64 @@ class SheetReader {
         how: m.how,
       });
     }
+  }
+
+  /** The sheet's row number of its header row (when found). */
+  get foundRow(): number {
+    return this.headerRow;
+  }
+
+  /**
+   * A row that is not a header row, kept when it comes closer than the others: which columns it
+   * names, and which of its other texts are near misses of a column (a near miss is a header text,
+   * never a data cell: it is one or two typing slips away from a column's name, label or synonym).
+   */
+  private noteCandidate(
+    row: number,
+    distinct: ReadonlySet<string>,
+    matches: { text: string; m: { column: ColumnSpec | null } | undefined }[],
+  ): void {
+    if (this.quotedRow === null && matches.some((h) => h.text.startsWith('"'))) {
+      const unquoted = new Set<string>();
+      for (const { text } of matches) {
+        const inner =
+          text.length >= 2 && text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text;
+        const column = inner === '' ? undefined : this.match(inner)?.column;
+        if (column) unquoted.add(column.name);
+      }
+      if (unquoted.size >= HEADER_MIN_MATCHES) this.quotedRow = row;
+    }
+    const nearMisses: NearMiss[] = [];
+    if (distinct.size > 0) {
+      for (const { text, m } of matches.slice(0, NEAR_MISS_CELLS)) {
+        // A text with a digit is data (a date, a code, a NIR), not a header: never quoted.
+        if (m !== undefined || text === '' || /\d/.test(text) || nearMisses.length >= NEAR_MISSES_LISTED)
+          continue;
+        const column = this.matcher.nearMiss(text);
+        if (column && !distinct.has(column.name)) nearMisses.push({ header: text, column: column.name });
+      }
+    }
+    const score = distinct.size + nearMisses.length;
+    const bestScore = this.best ? this.best.recognized.length + this.best.nearMisses.length : 0;
+    if (score > bestScore) {
+      this.best = {
+        row,
+        recognized: this.columns.filter((c) => distinct.has(c.name)).map((c) => c.name),
+        nearMisses,
+      };
+    }
+  }
+
+  /** What the header search of this sheet found, for the refusal's message. */
+  searched(hidden: boolean, headerRow?: number): HeaderSearch {
+    return {
+      sheet: this.sheetName,
+      hidden,
+      rows: this.rowsSearched,
+      headerRow,
+      quotedRow: this.quotedRow ?? undefined,
+      best: this.best ?? undefined,
+    };
   }
 
   /** A second header row right under the first — the template's French labels — is not data. */
@@ -500,13 +608,7 @@ class SheetReader {
       spec_version: spec.version,
       declarations: this.declarations.map((d) => ({ ...d.json, holders: d.holders })),
     };
-    const missing = this.columns
-      .filter((c) => {
-        const p = c.presence[declarant];
-        const derived = c.json.kind === 'training_presence' || c.json.kind === 'employer_presence';
-        return p !== 'never' && p.required && !p.when && !derived && !this.colOf.has(c.name);
-      })
-      .map((c) => c.name);
+    const missing = requiredColumns(this.kind).filter((name) => !this.colOf.has(name));
     return {
       body,
       sheet: this.sheetName,

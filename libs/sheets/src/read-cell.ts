@@ -37,6 +37,7 @@ const NO = new Set(['non', 'no', 'false', 'faux', '0']);
  */
 export function readCell(cell: Cell, column: ColumnSpec, date1904: boolean): ReadCell {
   if (cell.k === 'error') return { issue: { code: 'UNREADABLE_CELL', error: cell.v } };
+  if (cell.k === 'uncomputed') return { issue: { code: 'UNCOMPUTED_FORMULA' } };
   switch (column.json.kind) {
     case 'date':
       return readDate(cell, date1904);
@@ -68,7 +69,7 @@ export function readCell(cell: Cell, column: ColumnSpec, date1904: boolean): Rea
 }
 
 /** A cell as text where a column takes text: numbers as written, without exponent where whole. */
-function asText(cell: Exclude<Cell, { k: 'error' }>, date1904: boolean): string {
+function asText(cell: Exclude<Cell, { k: 'error' } | { k: 'uncomputed' }>, date1904: boolean): string {
   switch (cell.k) {
     case 'text':
       return cell.v;
@@ -130,7 +131,7 @@ export function wholeDigits(raw: string): string | null {
   return whole === '' ? '0' : whole;
 }
 
-function readDate(cell: Exclude<Cell, { k: 'error' }>, date1904: boolean): ReadCell {
+function readDate(cell: Exclude<Cell, { k: 'error' } | { k: 'uncomputed' }>, date1904: boolean): ReadCell {
   switch (cell.k) {
     case 'number': {
       const day = cell.date ? serialToDay(cell.v, date1904) : null;
@@ -151,12 +152,32 @@ function readDate(cell: Exclude<Cell, { k: 'error' }>, date1904: boolean): ReadC
       // d/m/yyyy, which a JSON body does not take: written dd/mm/yyyy here, and listed as such.
       const padded = padFrDate(text);
       if (padded !== null) return { value: padded, normalized: 'DATE_REFORMATTED' };
+      // A date cell exported as text with its time (LibreOffice: `2026-10-12 00:00:00`): the day,
+      // written dd/mm/yyyy and listed, when the time is midnight exactly; any other time is no date.
+      const day = midnightDay(text);
+      if (day !== null) return { value: day, normalized: 'DATE_REFORMATTED' };
       return { value: cell.v, issue: { code: 'UNREADABLE_DATE' } };
     }
   }
 }
 
-function readBoolean(cell: Exclude<Cell, { k: 'error' }>): ReadCell {
+/** Midnight as spreadsheets write it after a date: `0:00`, `00:00`, `00:00:00`, `00:00:00.000`. */
+const MIDNIGHT = /^0?0:00(?::00(?:\.0{1,3})?)?$/;
+
+/**
+ * `2026-10-12 0:00:00`, `2026-10-12T00:00:00`, `12/10/2026 00:00`: the day dd/mm/yyyy when the date
+ * has a shape the import reads and the time is midnight exactly; otherwise null.
+ */
+export function midnightDay(text: string): string | null {
+  const cut = text.search(/[ T]/);
+  if (cut < 8 || !MIDNIGHT.test(text.slice(cut + 1).trim())) return null;
+  const date = text.slice(0, cut);
+  if (hasIsoDateShape(date)) return `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
+  if (hasFrDateShape(date)) return date;
+  return padFrDate(date);
+}
+
+function readBoolean(cell: Exclude<Cell, { k: 'error' } | { k: 'uncomputed' }>): ReadCell {
   if (cell.k === 'bool') return { value: cell.v };
   if (cell.k === 'number' && (cell.v === 1 || cell.v === 0)) return { value: cell.v === 1 };
   if (cell.k === 'text') {

@@ -51,14 +51,21 @@ export const UNREADABLE_REASONS = {
     en: 'neither an XLSX workbook nor a text file',
     fr: 'ni un classeur XLSX ni un fichier texte',
   },
-  corrupt_zip: { en: 'a damaged zip archive', fr: 'une archive zip endommagée' },
+  corrupt_zip: {
+    en: 'a damaged zip archive: save or export the workbook again',
+    fr: 'une archive zip endommagée : enregistrez ou exportez de nouveau le classeur',
+  },
   encrypted: {
-    en: 'an encrypted or password-protected workbook',
-    fr: 'un classeur chiffré ou protégé par mot de passe',
+    en: 'protected by a password: remove it (File › Info › Protect Workbook › Encrypt with Password, empty the box), then save it as .xlsx',
+    fr: 'protégé par un mot de passe : retirez-le (Fichier › Informations › Protéger le classeur › Chiffrer avec mot de passe, videz la case), puis enregistrez-le en .xlsx',
   },
   legacy_xls: {
-    en: 'an Excel 97-2003 (.xls) or encrypted workbook: save it as .xlsx',
-    fr: 'un classeur Excel 97-2003 (.xls) ou chiffré : enregistrez-le en .xlsx',
+    en: 'an Excel 97-2003 workbook (.xls): save it as .xlsx',
+    fr: 'un classeur Excel 97-2003 (.xls) : enregistrez-le en .xlsx',
+  },
+  xlsb: {
+    en: 'an Excel binary workbook (.xlsb): save it as .xlsx',
+    fr: 'un classeur binaire Excel (.xlsb) : enregistrez-le en .xlsx',
   },
   not_xlsx: {
     en: 'a zip archive that is not an XLSX workbook',
@@ -112,14 +119,43 @@ export const UNREADABLE_REASONS = {
     en: 'no row among the first 20 has three recognizable column headers',
     fr: "aucune des 20 premières lignes n'a trois en-têtes de colonnes reconnaissables",
   },
+  empty: {
+    en: 'the file is empty',
+    fr: 'le fichier est vide',
+  },
 } satisfies Record<string, Localized<string>>;
 export type UnreadableReason = keyof typeof UNREADABLE_REASONS;
 
-/** 400 UNREADABLE_FILE, worded in the caller's language; details.reason is the machine-readable key. */
-export function unreadable(reason: UnreadableReason, lang: Lang): RequestError {
+/**
+ * Refusals of a file that is a readable spreadsheet, or no file at all: worded as a sentence of
+ * their own, not as "not a readable XLSX or CSV spreadsheet" (issue 33). no_header_row's message is
+ * made by the header search (header-search.ts), which says what it found.
+ */
+const OWN_SENTENCES: Partial<Record<UnreadableReason, Localized<string>>> = {
+  empty: {
+    en: 'The file is empty (0 bytes): export the spreadsheet again and send that file.',
+    fr: 'Le fichier est vide (0 octet) : exportez de nouveau le classeur et envoyez ce fichier.',
+  },
+  no_header_row: {
+    en: 'No header row: no row among the first 20 of a sheet has three recognizable column headers.',
+    fr: "Aucune ligne d'en-têtes : aucune des 20 premières lignes d'une feuille n'a trois en-têtes de colonnes reconnaissables.",
+  },
+};
+
+/**
+ * 400 UNREADABLE_FILE, worded in the caller's language; details.reason is the machine-readable key
+ * (the contract's error details take no other key: what else the refusal knows is in `message`).
+ */
+export function unreadable(reason: UnreadableReason, lang: Lang, message?: string): RequestError {
+  const own = OWN_SENTENCES[reason];
   return new RequestError(
     'UNREADABLE_FILE',
-    formatErrorMessage('UNREADABLE_FILE', lang, { detail: localize(UNREADABLE_REASONS[reason], lang) }),
+    message ??
+      (own
+        ? localize(own, lang)
+        : formatErrorMessage('UNREADABLE_FILE', lang, {
+            detail: localize(UNREADABLE_REASONS[reason], lang),
+          })),
     { reason },
   );
 }

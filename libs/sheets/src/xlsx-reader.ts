@@ -109,6 +109,62 @@ export function isDateFormat(code: string): boolean {
   return /[dmy]/i.test(bare);
 }
 
+/** A package's content types ([Content_Types].xml): by part name, else by extension (OPC, ECMA-376 part 2 §10.1.2). */
+class ContentTypes {
+  readonly overrides = new Map<string, string>();
+  readonly defaults = new Map<string, string>();
+
+  of(part: string): string | null {
+    const name = part.toLowerCase();
+    const override = this.overrides.get(name);
+    if (override !== undefined) return override;
+    const dot = name.lastIndexOf('.');
+    return dot < 0 ? null : (this.defaults.get(name.slice(dot + 1)) ?? null);
+  }
+}
+
+/**
+ * A string as SpreadsheetML stores it (ECMA-376 part 1, §22.9.2.19 ST_Xstring): `_xHHHH_` is the
+ * UTF-16 code unit HHHH — Excel writes a carriage return in a cell as `_x000D_` — and `_x005F_`
+ * an underscore, so `_x005F_x000D_` is the text `_x000D_`. One pass, no regular expression.
+ */
+export function decodeXString(text: string): string {
+  let at = text.indexOf('_x');
+  if (at < 0) return text;
+  let out = '';
+  let from = 0;
+  while (at >= 0) {
+    if (at + 6 < text.length && text.charCodeAt(at + 6) === 0x5f && isHex4(text, at + 2)) {
+      out += text.slice(from, at) + String.fromCharCode(parseInt(text.slice(at + 2, at + 6), 16));
+      from = at + 7;
+      at = text.indexOf('_x', from);
+    } else {
+      at = text.indexOf('_x', at + 1);
+    }
+  }
+  return out + text.slice(from);
+}
+
+function isHex4(text: string, at: number): boolean {
+  for (let i = at; i < at + 4; i++) {
+    const c = text.charCodeAt(i);
+    const hex = (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+    if (!hex) return false;
+  }
+  return true;
+}
+
+/**
+ * The encoding of an XML part from its first bytes (XML 1.0 appendix F): UTF-16 with a byte-order
+ * mark or `<?` in two bytes, else UTF-8. Both are legal XML, and some producers write UTF-16 parts.
+ */
+function xmlEncoding(head: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' {
+  const [a, b] = head;
+  if ((a === 0xff && b === 0xfe) || (a === 0x3c && b === 0x00)) return 'utf-16le';
+  if ((a === 0xfe && b === 0xff) || (a === 0x00 && b === 0x3c)) return 'utf-16be';
+  return 'utf-8';
+}
+
 /** The largest row and column of a sheet (Excel's: 1,048,576 rows, 16,384 columns). */
 const MAX_ROW = 1_048_576;
 const MAX_COLUMN = 16_383;
@@ -137,18 +193,29 @@ export class XlsxWorkbook {
     const lang = budget.lang;
     this.zip = new ZipArchive(bytes, budget);
     const names = this.zip.names().map((n) => n.toLowerCase());
-    if (names.some((n) => n.endsWith('vbaproject.bin'))) throw unreadable('macros', lang);
     if (names.some((n) => n.startsWith('xl/externallinks/'))) throw unreadable('external_links', lang);
-    const types = this.zip.text('[Content_Types].xml');
+    const types = this.contentTypes();
     if (types === null) throw unreadable('not_xlsx', lang);
-    if (/macroEnabled/i.test(types)) throw unreadable('macros', lang);
 
     const root = this.relationships('_rels/.rels');
     const workbookPart = root.find((r) => r.type.endsWith('/officeDocument'))?.target ?? 'xl/workbook.xml';
+    // Decided on the workbook part's own content type (issue 33): SheetJS declares a Default for
+    // `.bin` with "macroEnabled" in it in every file it writes, macros or not. An .xlsb's is
+    // `application/vnd.ms-excel.sheet.binary.macroEnabled.main`: binary records, no XML to read.
+    const workbookType = types.of(workbookPart);
+    if (workbookType === null ? /\.bin$/i.test(workbookPart) : /sheet\.binary\./i.test(workbookType)) {
+      throw unreadable('xlsb', lang);
+    }
+    // .xlsm, .xltm, .xlam: `application/vnd.ms-excel.sheet.macroEnabled.main+xml` and its kin.
+    if (workbookType !== null && /macroEnabled/i.test(workbookType)) throw unreadable('macros', lang);
     const dir = workbookPart.includes('/') ? workbookPart.slice(0, workbookPart.lastIndexOf('/') + 1) : '';
     const rels = this.relationships(`${dir}_rels/${workbookPart.slice(dir.length)}.rels`, dir);
     if (rels.some((r) => r.type.endsWith('/externalLink') || r.external)) {
       throw unreadable('external_links', lang);
+    }
+    // A vbaProject.bin the workbook relates to: its macros, whatever the content type says.
+    if (rels.some((r) => r.type.endsWith('/vbaProject') || /(?:^|\/)vbaproject\.bin$/i.test(r.target))) {
+      throw unreadable('macros', lang);
     }
     this.sharedStringsPart = rels.find((r) => r.type.endsWith('/sharedStrings'))?.target ?? null;
     this.stylesPart = rels.find((r) => r.type.endsWith('/styles'))?.target ?? null;
@@ -196,19 +263,28 @@ export class XlsxWorkbook {
     let inPhonetic = false;
     let value = '';
     let hasValue = false;
+    let formula = false;
 
     const finishCell = (): void => {
+      // A formula saved without its result (openpyxl, exceljs, a workbook in manual calculation): no
+      // `<v>`, or an empty one where the result is no text (an empty text result is `t="str"`).
+      const empty = value.trim() === '';
+      if (formula && (!hasValue || (empty && type !== 'str' && type !== 'inlineStr'))) {
+        cells.push({ col, cell: { k: 'uncomputed' } });
+        return;
+      }
       if (!hasValue) return;
       let cell: Cell;
       switch (type) {
         case 's': {
-          const s = strings[Number(value)];
+          const s = empty ? undefined : strings[Number(value)];
+          if (empty) return;
           cell = s === undefined ? { k: 'error', v: '#REF!' } : { k: 'text', v: s };
           break;
         }
         case 'inlineStr':
         case 'str':
-          cell = { k: 'text', v: value };
+          cell = { k: 'text', v: decodeXString(value) };
           break;
         case 'b':
           cell = { k: 'bool', v: value.trim() === '1' || value.trim() === 'true' };
@@ -221,11 +297,12 @@ export class XlsxWorkbook {
           cell = { k: 'iso', v: value };
           break;
         default: {
+          // An empty `<v/>` without a formula holds nothing.
+          if (empty) return;
           const n = Number(value);
-          cell =
-            value.trim() === '' || !Number.isFinite(n)
-              ? { k: 'error', v: '#VALUE!' }
-              : { k: 'number', v: n, date: dates[style] === true, raw: value.trim() };
+          cell = !Number.isFinite(n)
+            ? { k: 'error', v: '#VALUE!' }
+            : { k: 'number', v: n, date: dates[style] === true, raw: value.trim() };
         }
       }
       cells.push({ col, cell });
@@ -251,8 +328,12 @@ export class XlsxWorkbook {
               style = attrs.s === undefined ? 0 : Number(attrs.s);
               value = '';
               hasValue = false;
+              formula = false;
               return;
             }
+            case 'f':
+              formula = true;
+              return;
             case 'v':
               capture = 'v';
               hasValue = true;
@@ -321,7 +402,7 @@ export class XlsxWorkbook {
         else if (name === 'si') {
           // A string no cell can use is still a string held: as many as cells at most.
           this.budget.sharedStrings(strings.length + 1);
-          strings.push(current);
+          strings.push(decodeXString(current));
         }
       },
     });
@@ -350,6 +431,23 @@ export class XlsxWorkbook {
       },
     });
     return dates;
+  }
+
+  /** [Content_Types].xml, or null when the package has none (then it is no workbook). */
+  private contentTypes(): ContentTypes | null {
+    const types = new ContentTypes();
+    const found = this.parse('[Content_Types].xml', {
+      open: (name, attrs) => {
+        const type = attrs.ContentType?.trim();
+        if (type === undefined) return;
+        if (name === 'Override' && attrs.PartName !== undefined) {
+          types.overrides.set(partOf(attrs.PartName).toLowerCase(), type);
+        } else if (name === 'Default' && attrs.Extension !== undefined) {
+          types.defaults.set(attrs.Extension.toLowerCase(), type);
+        }
+      },
+    });
+    return found ? types : null;
   }
 
   private relationships(
@@ -409,19 +507,42 @@ export class XlsxWorkbook {
         if (quiet > budget.limits.maxXmlTokenChars) throw unreadable('xml_token_too_long', budget.lang);
       }
     };
-    const decoder = new TextDecoder('utf-8');
-    const found = this.zip.read(part, (chunk) => feed(decoder.decode(chunk, { stream: true })));
+    // The encoding is known from the part's first bytes (held until there are two of them).
+    let decoder: InstanceType<typeof TextDecoder> | null = null;
+    let head: Uint8Array | null = null;
+    const decode = (chunk: Uint8Array, last: boolean): void => {
+      if (decoder === null) {
+        const bytes = head === null ? chunk : Buffer.concat([head, chunk]);
+        if (bytes.length < 2 && !last) {
+          head = bytes;
+          return;
+        }
+        decoder = new TextDecoder(xmlEncoding(bytes));
+        chunk = bytes;
+      }
+      feed(last ? decoder.decode(chunk) : decoder.decode(chunk, { stream: true }));
+    };
+    const found = this.zip.read(part, (chunk) => decode(chunk, false));
     if (found) {
-      feed(decoder.decode());
+      decode(new Uint8Array(0), true);
       parser.close();
     }
     return found;
   }
 }
 
-/** A relationship's target, relative to the part's folder or absolute (`/xl/...`), as a part name. */
+/** A part name as [Content_Types].xml writes it (`/xl/workbook.xml`), as the zip names it. */
+function partOf(name: string): string {
+  return resolvePart('', name);
+}
+
+/**
+ * A relationship's target, relative to the part's folder or absolute (`/xl/...`), as a part name;
+ * `\` is read as `/`, as some Excel builds write it.
+ */
 function resolvePart(base: string, target: string): string {
-  const path = target.startsWith('/') ? target.slice(1) : base + target;
+  const slashed = target.replaceAll('\\', '/');
+  const path = slashed.startsWith('/') ? slashed.slice(1) : base + slashed;
   const out: string[] = [];
   for (const segment of path.split('/')) {
     if (segment === '..') out.pop();

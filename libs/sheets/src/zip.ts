@@ -1,9 +1,10 @@
 import { Inflate } from 'fflate';
 import { RequestError } from '@ppfile/rules';
-import { unreadable, type ReadBudget } from './unreadable';
+import { unreadable, type ReadBudget, type UnreadableReason } from './unreadable';
 
 /** One entry of a zip's central directory: what it claims before anything is inflated. */
 export interface ZipEntry {
+  /** Its part name, `\` read as `/` (some Excel builds write `xl\worksheets\sheet1.xml`). */
   readonly name: string;
   readonly method: number;
   readonly compressedSize: number;
@@ -12,10 +13,20 @@ export interface ZipEntry {
 }
 
 const EOCD = 0x06054b50;
+const ZIP64_EOCD = 0x06064b50;
+const ZIP64_LOCATOR = 0x07064b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
+const ZIP64_EXTRA = 0x0001;
 const STORED = 0;
 const DEFLATED = 8;
+/**
+ * The most deflate can expand: a match of 258 bytes in two bits, 1,032 bytes for one byte of
+ * input. An entry claiming more than this of its compressed size is not a bomb but a damaged (or
+ * forged) directory: no deflate stream can honour it.
+ */
+const DEFLATE_MAX_RATIO = 1032;
+const DEFLATE_SLACK = 1024;
 /**
  * Compressed bytes handed to the inflater at a time: one push yields at most ~1,032 times this
  * (8 MiB), the most a lying entry inflates before it is stopped; smaller slices cost time in
@@ -23,12 +34,137 @@ const DEFLATED = 8;
  */
 const SLICE = 8192;
 
+/** A zip's central directory, or why it cannot be read as one. */
+type Directory =
+  | { ok: true; entries: ZipEntry[]; claimed: number }
+  | { ok: false; reason: UnreadableReason; claimed?: number };
+
+/**
+ * Reads a zip's central directory (nothing is inflated): its entries and the sizes they claim in
+ * all. Bounded by `maxEntries`; zip64 records and fields (which some writers use for small files
+ * too) are read. A directory that cannot describe this file — past its end, or an entry claiming
+ * more than deflate can expand its data to — is `corrupt_zip`, not a bomb: a bomb's directory
+ * tells sizes that its data can honour (too_large_expanded, judged by the caller on `claimed`).
+ */
+function readDirectory(bytes: Buffer, maxEntries: number): Directory {
+  const corrupt: Directory = { ok: false, reason: 'corrupt_zip' };
+  const eocd = findEndOfCentralDirectory(bytes);
+  if (eocd < 0) return corrupt;
+  let count = bytes.readUInt16LE(eocd + 10);
+  let size = bytes.readUInt32LE(eocd + 12);
+  let offset = bytes.readUInt32LE(eocd + 16);
+  let end = eocd;
+  if (count === 0xffff || size === 0xffffffff || offset === 0xffffffff) {
+    const zip64 = readZip64End(bytes, eocd);
+    if (zip64 === null) return count === 0xffff ? { ok: false, reason: 'not_xlsx' } : corrupt;
+    ({ count, size, offset, at: end } = zip64);
+  }
+  if (count > maxEntries) return { ok: false, reason: 'not_xlsx' };
+  if (offset + size > end) return corrupt;
+  const entries: ZipEntry[] = [];
+  let claimed = 0;
+  let p = offset;
+  for (let i = 0; i < count; i++) {
+    if (p + 46 > bytes.length || bytes.readUInt32LE(p) !== CENTRAL) return corrupt;
+    const flags = bytes.readUInt16LE(p + 8);
+    const method = bytes.readUInt16LE(p + 10);
+    let compressedSize = bytes.readUInt32LE(p + 20);
+    let uncompressedSize = bytes.readUInt32LE(p + 24);
+    const nameLength = bytes.readUInt16LE(p + 28);
+    const extraLength = bytes.readUInt16LE(p + 30);
+    const commentLength = bytes.readUInt16LE(p + 32);
+    let localHeaderOffset = bytes.readUInt32LE(p + 42);
+    const nameEnd = p + 46 + nameLength;
+    if (nameEnd + extraLength > bytes.length) return corrupt;
+    const name = partName(bytes.toString('utf8', p + 46, nameEnd));
+    if (
+      uncompressedSize === 0xffffffff ||
+      compressedSize === 0xffffffff ||
+      localHeaderOffset === 0xffffffff
+    ) {
+      const wide = zip64Sizes(bytes.subarray(nameEnd, nameEnd + extraLength), {
+        uncompressedSize,
+        compressedSize,
+        localHeaderOffset,
+      });
+      if (wide === null) return corrupt;
+      ({ uncompressedSize, compressedSize, localHeaderOffset } = wide);
+    }
+    p = nameEnd + extraLength + commentLength;
+    if (flags & 1) return { ok: false, reason: 'encrypted' };
+    if (method !== STORED && method !== DEFLATED) return { ok: false, reason: 'not_xlsx' };
+    if (localHeaderOffset + 30 + compressedSize > bytes.length) return corrupt;
+    const honourable =
+      method === STORED
+        ? uncompressedSize === compressedSize
+        : uncompressedSize <= compressedSize * DEFLATE_MAX_RATIO + DEFLATE_SLACK;
+    if (!honourable) return corrupt;
+    claimed += uncompressedSize;
+    entries.push({ name, method, compressedSize, uncompressedSize, localHeaderOffset });
+  }
+  return { ok: true, entries, claimed };
+}
+
+/** `xl\worksheets\sheet1.xml` and `/xl/workbook.xml` as the part names they mean. */
+function partName(raw: string): string {
+  const name = raw.replaceAll('\\', '/');
+  return name.startsWith('/') ? name.slice(1) : name;
+}
+
+/** The zip64 end of central directory (its locator sits right before the classic record), or null. */
+function readZip64End(
+  bytes: Buffer,
+  eocd: number,
+): { count: number; size: number; offset: number; at: number } | null {
+  const locator = eocd - 20;
+  if (locator < 0 || bytes.readUInt32LE(locator) !== ZIP64_LOCATOR) return null;
+  const at = safeNumber(bytes.readBigUInt64LE(locator + 8));
+  if (at === null || at + 56 > locator || bytes.readUInt32LE(at) !== ZIP64_EOCD) return null;
+  const count = safeNumber(bytes.readBigUInt64LE(at + 32));
+  const size = safeNumber(bytes.readBigUInt64LE(at + 40));
+  const offset = safeNumber(bytes.readBigUInt64LE(at + 48));
+  return count === null || size === null || offset === null ? null : { count, size, offset, at };
+}
+
+/** The zip64 extra field of a central entry: its 8-byte values, in order, for each field marked 0xffffffff. */
+function zip64Sizes<
+  T extends { uncompressedSize: number; compressedSize: number; localHeaderOffset: number },
+>(extra: Buffer, sizes: T): T | null {
+  let p = 0;
+  while (p + 4 <= extra.length) {
+    const id = extra.readUInt16LE(p);
+    const length = extra.readUInt16LE(p + 2);
+    const end = p + 4 + length;
+    if (end > extra.length) return null;
+    if (id === ZIP64_EXTRA) {
+      const out = { ...sizes };
+      let q = p + 4;
+      for (const key of ['uncompressedSize', 'compressedSize', 'localHeaderOffset'] as const) {
+        if (out[key] !== 0xffffffff) continue;
+        if (q + 8 > end) return null;
+        const value = safeNumber(extra.readBigUInt64LE(q));
+        // Past 2^53 bytes is past any bound: read as the largest number, refused by the sum.
+        out[key] = value ?? Number.MAX_SAFE_INTEGER;
+        q += 8;
+      }
+      return out;
+    }
+    p = end;
+  }
+  return null;
+}
+
+function safeNumber(n: bigint): number | null {
+  return n > BigInt(Number.MAX_SAFE_INTEGER) ? null : Number(n);
+}
+
 /**
  * A zip archive held in memory (an upload of at most 20 MB), read through its central directory.
  * The directory is checked before any entry is inflated — its claimed sizes together must stay
- * within the budget, no entry is encrypted, zip64 or of an unknown method — and every entry is
- * inflated in slices whose output is counted, so that an entry lying about its size is stopped as
- * soon as it passes its claim (a zip bomb never expands in memory past the bound).
+ * within the budget, each claim must be one its data can honour, no entry is encrypted or of an
+ * unknown method — and every entry is inflated in slices whose output is counted, so that an entry
+ * lying about its size is stopped as soon as it passes its claim (a zip bomb never expands in memory
+ * past the bound).
  */
 export class ZipArchive {
   private readonly entries = new Map<string, ZipEntry>();
@@ -38,41 +174,13 @@ export class ZipArchive {
     private readonly budget: ReadBudget,
   ) {
     const lang = budget.lang;
-    const corrupt = () => unreadable('corrupt_zip', lang);
-    const eocd = findEndOfCentralDirectory(bytes);
-    if (eocd < 0) throw corrupt();
-    const count = bytes.readUInt16LE(eocd + 10);
-    const size = bytes.readUInt32LE(eocd + 12);
-    const offset = bytes.readUInt32LE(eocd + 16);
-    if (count === 0xffff || offset === 0xffffffff) throw unreadable('not_xlsx', lang);
-    if (count > budget.limits.maxEntries) throw unreadable('not_xlsx', lang);
-    if (offset + size > eocd) throw corrupt();
-    let claimed = 0;
-    let p = offset;
-    for (let i = 0; i < count; i++) {
-      if (p + 46 > bytes.length || bytes.readUInt32LE(p) !== CENTRAL) throw corrupt();
-      const flags = bytes.readUInt16LE(p + 8);
-      const method = bytes.readUInt16LE(p + 10);
-      const compressedSize = bytes.readUInt32LE(p + 20);
-      const uncompressedSize = bytes.readUInt32LE(p + 24);
-      const nameLength = bytes.readUInt16LE(p + 28);
-      const extraLength = bytes.readUInt16LE(p + 30);
-      const commentLength = bytes.readUInt16LE(p + 32);
-      const localHeaderOffset = bytes.readUInt32LE(p + 42);
-      const name = bytes.toString('utf8', p + 46, p + 46 + nameLength);
-      p += 46 + nameLength + extraLength + commentLength;
-      if (flags & 1) throw unreadable('encrypted', lang);
-      if (uncompressedSize === 0xffffffff || compressedSize === 0xffffffff) {
-        throw unreadable('too_large_expanded', lang);
-      }
-      if (method !== STORED && method !== DEFLATED) throw unreadable('not_xlsx', lang);
-      claimed += uncompressedSize;
-      // The sum of the claims is checked here, before anything is inflated (API.md §14).
-      if (claimed > budget.limits.maxExpandedBytes) throw unreadable('too_large_expanded', lang);
-      const key = name.toLowerCase();
-      if (!this.entries.has(key)) {
-        this.entries.set(key, { name, method, compressedSize, uncompressedSize, localHeaderOffset });
-      }
+    const directory = readDirectory(bytes, budget.limits.maxEntries);
+    if (!directory.ok) throw unreadable(directory.reason, lang);
+    // The sum of the claims is checked here, before anything is inflated (API.md §14).
+    if (directory.claimed > budget.limits.maxExpandedBytes) throw unreadable('too_large_expanded', lang);
+    for (const entry of directory.entries) {
+      const key = entry.name.toLowerCase();
+      if (!this.entries.has(key)) this.entries.set(key, entry);
     }
   }
 
@@ -133,14 +241,6 @@ export class ZipArchive {
     }
     return true;
   }
-
-  /** A whole (small) part as text: workbook, relationships, styles, content types. */
-  text(name: string): string | null {
-    const decoder = new TextDecoder('utf-8');
-    let out = '';
-    const found = this.read(name, (chunk) => (out += decoder.decode(chunk, { stream: true })));
-    return found ? out + decoder.decode() : null;
-  }
 }
 
 /**
@@ -152,17 +252,9 @@ export class ZipArchive {
 export function expandedSize(bytes: Uint8Array): number {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < 4 || buf.readUInt32LE(0) !== LOCAL) return buf.length;
-  const eocd = findEndOfCentralDirectory(buf);
-  if (eocd < 0) return Number.MAX_SAFE_INTEGER;
-  const count = buf.readUInt16LE(eocd + 10);
-  let total = 0;
-  let p = buf.readUInt32LE(eocd + 16);
-  for (let i = 0; i < count; i++) {
-    if (p + 46 > buf.length || buf.readUInt32LE(p) !== CENTRAL) return Number.MAX_SAFE_INTEGER;
-    total += buf.readUInt32LE(p + 24);
-    p += 46 + buf.readUInt16LE(p + 28) + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
-  }
-  return total;
+  const directory = readDirectory(buf, Number.MAX_SAFE_INTEGER);
+  if (directory.ok) return directory.claimed;
+  return Number.MAX_SAFE_INTEGER;
 }
 
 /** The end-of-central-directory record: the last 22 bytes, or before a comment of up to 64 KiB. */
