@@ -11,16 +11,18 @@ import {
   openAnswer,
   PayloadCipher,
   sealedUploadKeys,
-  sealUnder,
+  sealUpload,
   UPLOAD_JOB_RETENTION,
   UPLOAD_PAYLOAD_SECONDS,
   type QueueName,
+  type SealedUploadJobData,
   type SealedUploadKeys,
   type UploadContext,
+  type UploadInput,
   type UploadOutcome,
   type UploadResponses,
   type UploadTask,
-  type ValidateFileJobData,
+  type ValidateFileInput,
 } from '@ppfile/jobs';
 import type { FileValidationResponse } from '@ppfile/rules';
 import { DependencyUnavailableError } from './dependency-errors';
@@ -31,10 +33,6 @@ export const BACKOFF_TYPE = 'ppfile';
 
 /** The longest pause between two looks at an upload's validation job. */
 const POLL_MAX_MS = 50;
-
-/** A job's data as the gateway gives it, before the keys of its sealed upload are added. */
-type UploadJobInput =
-  Omit<ValidateFileJobData, 'sealed'> | (UploadTask & UploadContext & { requestId?: string });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -130,7 +128,7 @@ export class JobQueue {
    * and the client retries.
    */
   validateFile(
-    data: Omit<ValidateFileJobData, 'sealed'>,
+    data: ValidateFileInput,
     file: Buffer,
     wait: { timeoutMs: number },
   ): Promise<FileValidationResponse> {
@@ -151,28 +149,25 @@ export class JobQueue {
   }
 
   /**
-   * Seals the upload into Redis and adds its job (libs/jobs sealed-uploads.ts: what is sealed, under
-   * which keys, for how long); the caller waits for the answer (awaitUpload). Apart from uploadJob so
-   * that a test can leave a job uncollected, as a gateway restarting mid-job does.
+   * Seals the input (the form) and the file into Redis and adds their job (libs/jobs
+   * sealed-uploads.ts: what is sealed, under which keys, for how long), whose data only names the
+   * keys; the caller then waits for the answer. Apart from uploadJob so that a test can leave a job
+   * uncollected, as a gateway restarting mid-job does.
    */
   async submitUpload(
     name: 'validate-file' | 'import-sheet' | 'fix-file',
-    data: UploadJobInput,
+    input: ValidateFileInput | UploadInput,
     file: Buffer,
   ): Promise<SealedUploadKeys & { jobId: string }> {
     const keys = sealedUploadKeys(this.prefix, randomBytes(16).toString('hex'));
-    const sealed = sealUnder(this.cipher, keys.payloadKey, file);
+    const sealed = sealUpload(this.cipher, keys.payloadKey, input, file);
     await this.redis.set(keys.payloadKey, sealed, 'EX', UPLOAD_PAYLOAD_SECONDS);
     try {
-      await this.validate.add(
-        name,
-        {
-          ...data,
-          sealed: { payloadKey: keys.payloadKey, answerKey: keys.answerKey },
-          requestId: data.requestId ?? this.currentRequestId(),
-        },
-        { jobId: keys.jobId, attempts: 2, ...UPLOAD_JOB_RETENTION },
-      );
+      const data: SealedUploadJobData = {
+        sealed: { payloadKey: keys.payloadKey, answerKey: keys.answerKey },
+        requestId: this.currentRequestId(),
+      };
+      await this.validate.add(name, data, { jobId: keys.jobId, attempts: 2, ...UPLOAD_JOB_RETENTION });
     } catch (e) {
       await this.redis.del(keys.payloadKey).catch(() => undefined);
       throw e;
@@ -182,11 +177,11 @@ export class JobQueue {
 
   private async uploadJob(
     name: 'validate-file' | 'import-sheet' | 'fix-file',
-    data: UploadJobInput,
+    input: ValidateFileInput | UploadInput,
     file: Buffer,
     wait: { timeoutMs: number },
   ): Promise<unknown> {
-    const keys = await this.submitUpload(name, data, file);
+    const keys = await this.submitUpload(name, input, file);
     try {
       const deadline = Date.now() + wait.timeoutMs;
       // A client waits for this answer: polled every 50 ms at most (a job's state is one small read),

@@ -26,4 +26,21 @@ describe('PayloadCipher', () => {
   it('draws a new nonce each time', () => {
     expect(cipher.seal('file_a', body).nonce.equals(cipher.seal('file_a', body).nonce)).toBe(false);
   });
+
+  it('seals parts into one buffer (nonce, ciphertext, tag) that openSealed opens, across 1 MiB slices', () => {
+    const large = randomBytes(3 * (1 << 20) + 5);
+    const parts = [Buffer.from('head'), large.subarray(0, 1 << 20), large.subarray(1 << 20)];
+    const stored = cipher.sealParts('bull:payload:validate:x', parts);
+    expect(stored.length).toBe(12 + 4 + large.length + 16);
+    const opened = cipher.openSealed('bull:payload:validate:x', stored);
+    expect(opened.equals(Buffer.concat([Buffer.from('head'), large]))).toBe(true);
+    // One buffer of its own: it can be handed to a thread without copying a shared pool.
+    expect(opened.byteOffset).toBe(0);
+    expect(opened.buffer.byteLength).toBe(opened.length);
+    expect(() => cipher.openSealed('bull:payload:validate:y', stored)).toThrow();
+    const altered = Buffer.from(stored);
+    altered[2_000_000] = altered[2_000_000]! ^ 1;
+    expect(() => cipher.openSealed('bull:payload:validate:x', altered)).toThrow();
+    expect(() => cipher.openSealed('bull:payload:validate:x', stored.subarray(0, 27))).toThrow(/truncated/);
+  });
 });

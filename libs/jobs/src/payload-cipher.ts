@@ -28,4 +28,45 @@ export class PayloadCipher {
     decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(body), decipher.final()]);
   }
+
+  /**
+   * As seal, for a value kept as one string (an upload in Redis): the plain text given in parts, the
+   * result the nonce, the ciphertext and its tag in one buffer. Ciphered 1 MiB at a time into that
+   * buffer: a 20 MB upload costs one copy of itself, not three.
+   */
+  sealParts(additionalData: string, parts: readonly Uint8Array[]): Buffer {
+    const nonce = randomBytes(NONCE_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, nonce);
+    cipher.setAAD(Buffer.from(additionalData, 'utf8'));
+    const length = parts.reduce((n, p) => n + p.byteLength, 0);
+    const out = Buffer.allocUnsafeSlow(NONCE_BYTES + length + TAG_BYTES);
+    nonce.copy(out, 0);
+    let at = NONCE_BYTES;
+    for (const part of parts)
+      for (let offset = 0; offset < part.byteLength; offset += SLICE_BYTES)
+        at += cipher.update(part.subarray(offset, offset + SLICE_BYTES)).copy(out, at);
+    at += cipher.final().copy(out, at);
+    cipher.getAuthTag().copy(out, at);
+    return out;
+  }
+
+  /** Opens what sealParts made (one buffer of its own); throws as open does, or when it is truncated. */
+  openSealed(additionalData: string, stored: Uint8Array): Buffer {
+    if (stored.byteLength < NONCE_BYTES + TAG_BYTES) throw new Error('the sealed value is truncated');
+    const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+    const body = bytes.subarray(NONCE_BYTES, bytes.length - TAG_BYTES);
+    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, NONCE_BYTES));
+    decipher.setAAD(Buffer.from(additionalData, 'utf8'));
+    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    const out = Buffer.allocUnsafeSlow(body.length);
+    let at = 0;
+    for (let offset = 0; offset < body.length; offset += SLICE_BYTES)
+      at += decipher.update(body.subarray(offset, offset + SLICE_BYTES)).copy(out, at);
+    decipher.final();
+    return out;
+  }
 }
+
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const SLICE_BYTES = 1 << 20;

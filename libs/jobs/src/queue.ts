@@ -45,12 +45,8 @@ export interface GenerateJobData {
   requestId?: string;
 }
 
-export interface ValidateFileJobData {
-  /**
-   * Where the sealed upload and its sealed answer are. Not `payloadKey` as before: a worker of an
-   * earlier version fails such a job (no key) rather than reading the ciphertext as a CSV.
-   */
-  sealed: SealedUploadKeys;
+/** A CSV to validate: the `validate-file` job's input, sealed with the file (sealed-uploads.ts). */
+export interface ValidateFileInput {
   type: string;
   declarant: string;
   spec_version?: string;
@@ -60,28 +56,33 @@ export interface ValidateFileJobData {
   maxRows: number;
   /** yyyymmdd, Europe/Paris: the gateway's day, so that both paths judge dates alike. */
   today: number;
-  /** The uploading request's id: the worker's lines for this job carry it. */
-  requestId?: string;
 }
 
 /**
- * A large spreadsheet to import or CSV to fix (API.md §14), sealed in Redis like an upload to validate;
- * the worker answers with the task's outcome (its answer, or the refusal as data), sealed too.
+ * A large spreadsheet to import or CSV to fix (API.md §14): the `import-sheet` / `fix-file` job's
+ * input, sealed with the file like a CSV to validate; the worker answers with the task's outcome (its
+ * answer, or the refusal as data), sealed too.
  */
-export type UploadJobData<T extends UploadTask = UploadTask> = T &
-  UploadContext & {
-    sealed: SealedUploadKeys;
-    /** The uploading request's id: the worker's lines for this job carry it. */
-    requestId?: string;
-  };
+export type UploadInput<T extends UploadTask = UploadTask> = T & UploadContext;
+
+/**
+ * The data of every job of the `validate` queue, what Bull Board shows: where its sealed input and
+ * answer are, and the request's id — nothing of the form or the file. Not `payloadKey` as before: a
+ * worker of an earlier version fails such a job (no key) rather than reading ciphertext as a CSV.
+ */
+export interface SealedUploadJobData {
+  sealed: SealedUploadKeys;
+  /** The uploading request's id: the worker's lines for this job carry it. */
+  requestId?: string;
+}
 
 export type SweepJobData = Record<string, never>;
 
 export interface JobData {
   generate: GenerateJobData;
-  'validate-file': ValidateFileJobData;
-  'import-sheet': UploadJobData<Extract<UploadTask, { kind: 'import' }>>;
-  'fix-file': UploadJobData<Extract<UploadTask, { kind: 'fix' }>>;
+  'validate-file': SealedUploadJobData;
+  'import-sheet': SealedUploadJobData;
+  'fix-file': SealedUploadJobData;
   sweep: SweepJobData;
 }
 

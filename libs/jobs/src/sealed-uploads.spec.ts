@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { PayloadCipher } from './payload-cipher';
-import { openAnswer, openUnder, sealAnswer, sealedUploadKeys, sealUnder } from './sealed-uploads';
+import { openAnswer, openUpload, sealAnswer, sealedUploadKeys, sealUpload } from './sealed-uploads';
 
 describe('sealed uploads (issue 32, finding 5)', () => {
   const cipher = new PayloadCipher(randomBytes(32));
   const csv = Buffer.from('NIR|NOM\r\n2550814168025|ZYLBERSZTEJN\r\n');
+  const form = { kind: 'import', form: { filename: 'Session DUPONT.csv', sheet: 'MARTIN' }, lang: 'fr' };
   const a = sealedUploadKeys('bull', 'a'.repeat(32));
   const b = sealedUploadKeys('bull', 'b'.repeat(32));
+  const clear = (stored: Buffer) =>
+    ['2550814168025', 'ZYLBERSZTEJN', 'DUPONT', 'MARTIN'].filter((s) => stored.includes(Buffer.from(s)));
 
   it('names the job and its two keys under the queue prefix', () => {
     expect(a).toEqual({
@@ -16,28 +19,37 @@ describe('sealed uploads (issue 32, finding 5)', () => {
     });
   });
 
-  it('seals an upload that opens only under its own key, and holds nothing in clear', () => {
-    const stored = sealUnder(cipher, a.payloadKey, csv);
-    expect(stored.includes(Buffer.from('2550814168025'))).toBe(false);
-    expect(stored.includes(Buffer.from('ZYLBERSZTEJN'))).toBe(false);
-    expect(openUnder(cipher, a.payloadKey, stored).equals(csv)).toBe(true);
+  it('seals the form with the file; they open only under their own key, and nothing is in clear', () => {
+    const stored = sealUpload(cipher, a.payloadKey, form, csv);
+    expect(clear(stored)).toEqual([]);
+    const opened = openUpload(cipher, a.payloadKey, stored);
+    expect(opened.input).toEqual(form);
+    expect(opened.file.equals(csv)).toBe(true);
     // Another job's upload, or this upload offered as an answer, does not open.
-    expect(() => openUnder(cipher, b.payloadKey, stored)).toThrow();
-    expect(() => openUnder(cipher, a.answerKey, stored)).toThrow();
-    expect(() => openUnder(new PayloadCipher(randomBytes(32)), a.payloadKey, stored)).toThrow();
-    expect(() => openUnder(cipher, a.payloadKey, stored.subarray(0, 20))).toThrow(/truncated/);
+    expect(() => openUpload(cipher, b.payloadKey, stored)).toThrow();
+    expect(() => openUpload(cipher, a.answerKey, stored)).toThrow();
+    expect(() => openUpload(new PayloadCipher(randomBytes(32)), a.payloadKey, stored)).toThrow();
+    expect(() => openUpload(cipher, a.payloadKey, stored.subarray(0, 20))).toThrow(/truncated/);
   });
 
-  it('seals a view of a larger buffer as its own bytes only', () => {
+  it('seals a view of a larger buffer as its own bytes only, and an empty file', () => {
     const larger = Buffer.concat([Buffer.from('xx'), csv, Buffer.from('yy')]);
-    const stored = sealUnder(cipher, a.payloadKey, larger.subarray(2, 2 + csv.length));
-    expect(openUnder(cipher, a.payloadKey, stored).equals(csv)).toBe(true);
+    const view = larger.subarray(2, 2 + csv.length);
+    expect(
+      openUpload(cipher, a.payloadKey, sealUpload(cipher, a.payloadKey, form, view)).file.equals(csv),
+    ).toBe(true);
+    expect(
+      openUpload(cipher, a.payloadKey, sealUpload(cipher, a.payloadKey, {}, Buffer.alloc(0))).file,
+    ).toEqual(Buffer.alloc(0));
   });
 
   it('seals an answer as JSON', () => {
-    const answer = { ok: true, response: { body: { holders: [{ nir: '2550814168025' }] } } };
+    const answer = {
+      ok: true,
+      response: { body: { holders: [{ nir: '2550814168025', birth_name: 'DUPONT' }] } },
+    };
     const stored = sealAnswer(cipher, a.answerKey, answer);
-    expect(stored.includes(Buffer.from('2550814168025'))).toBe(false);
+    expect(clear(stored)).toEqual([]);
     expect(openAnswer(cipher, a.answerKey, stored)).toEqual(answer);
     expect(() => openAnswer(cipher, b.answerKey, stored)).toThrow();
   });

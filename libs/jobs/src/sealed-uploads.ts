@@ -5,10 +5,11 @@ import type { PayloadCipher } from './payload-cipher';
  * answer, as they sit in Redis (issue 32, finding 5). Both hold NIRs and names, so both are sealed
  * with PAYLOAD_ENCRYPTION_KEY (AES-256-GCM, PayloadCipher) as generation bodies are, under keys that
  * expire. The key's own name is the additional data: a blob opens only where it was written — the
- * upload of its job, not another job's, and never in place of an answer. A job's data holds the form
- * (kind, declarant, options, the file's name), never a cell; its returnvalue holds where the sealed
- * answer is, never the answer: BullMQ copies a returnvalue into the queue's event stream (up to
- * 10,000 events, no expiry) and keeps it in a completed job until another job ends.
+ * upload of its job, not another job's, and never in place of an answer. A job's data (what Bull
+ * Board shows) holds only those keys and the request's id: the form travels sealed with the file. Its
+ * returnvalue holds where the sealed answer is, never the answer: BullMQ copies a returnvalue into the
+ * queue's event stream (up to 10,000 events, no expiry) and keeps it in a completed job until another
+ * job ends.
  */
 export interface SealedUploadKeys {
   /** The sealed upload, written by the gateway, deleted by the worker once answered (or at expiry). */
@@ -51,23 +52,34 @@ export function sealedUploadKeys(prefix: string, id: string): SealedUploadKeys &
   };
 }
 
-/** The bytes stored under `key`: nonce (12 bytes), then the ciphertext and its tag. */
-export function sealUnder(cipher: PayloadCipher, key: string, plain: Uint8Array): Buffer {
-  const sealed = cipher.seal(key, Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength));
-  return Buffer.concat([sealed.nonce, sealed.ciphertext]);
+/**
+ * What the gateway stores under the payload key: the job's input (the form: kind, options, the file's
+ * and sheet's names — free text a user chose) and the file, sealed together. The plain text is the
+ * input's JSON length (4 bytes, big-endian), that JSON, then the file's bytes.
+ */
+export function sealUpload(cipher: PayloadCipher, key: string, input: object, file: Uint8Array): Buffer {
+  const json = Buffer.from(JSON.stringify(input), 'utf8');
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(json.length);
+  return cipher.sealParts(key, [length, json, file]);
 }
 
 /** Throws when the bytes were altered, were written under another key or sealed under another secret. */
-export function openUnder(cipher: PayloadCipher, key: string, stored: Buffer): Buffer {
-  if (stored.length < 12 + 16) throw new Error(`the sealed value of ${key} is truncated`);
-  return cipher.open(key, { nonce: stored.subarray(0, 12), ciphertext: stored.subarray(12) });
+export function openUpload<I>(
+  cipher: PayloadCipher,
+  key: string,
+  stored: Uint8Array,
+): { input: I; file: Buffer } {
+  const plain = cipher.openSealed(key, stored);
+  const length = plain.readUInt32BE(0);
+  return { input: JSON.parse(plain.toString('utf8', 4, 4 + length)) as I, file: plain.subarray(4 + length) };
 }
 
 /** An answer (plain data) sealed as JSON under its key. */
 export function sealAnswer(cipher: PayloadCipher, key: string, answer: unknown): Buffer {
-  return sealUnder(cipher, key, Buffer.from(JSON.stringify(answer), 'utf8'));
+  return cipher.sealParts(key, [Buffer.from(JSON.stringify(answer), 'utf8')]);
 }
 
-export function openAnswer(cipher: PayloadCipher, key: string, stored: Buffer): unknown {
-  return JSON.parse(openUnder(cipher, key, stored).toString('utf8')) as unknown;
+export function openAnswer(cipher: PayloadCipher, key: string, stored: Uint8Array): unknown {
+  return JSON.parse(cipher.openSealed(key, stored).toString('utf8')) as unknown;
 }

@@ -3,14 +3,15 @@ import { Processor } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
-  openUnder,
+  openUpload,
   PayloadCipher,
   sealAnswer,
   UPLOAD_ANSWER_SECONDS,
   type SealedAnswerRef,
-  type UploadJobData,
+  type SealedUploadJobData,
+  type UploadInput,
   type UploadTask,
-  type ValidateFileJobData,
+  type ValidateFileInput,
 } from '@ppfile/jobs';
 import { createCsvValidator, type FileValidationResponse } from '@ppfile/rules';
 import { ReferenceDirectory } from '@ppfile/refdata';
@@ -22,8 +23,8 @@ import type { UploadThreadOutcome } from './upload-task';
  * The `validate` queue — large uploads, read from Redis (never from disk), by the same rules as the
  * gateway's: `validate-file` validates a CSV; `import-sheet` and `fix-file` import a spreadsheet or
  * fix a CSV (API.md §14) and answer with the outcome, a refusal as data (the gateway re-throws it).
- * The upload comes sealed and the answer goes back sealed, under keys that expire (libs/jobs
- * sealed-uploads.ts): the job's returnvalue only says where the answer is.
+ * The upload (the form and the file) comes sealed and the answer goes back sealed, under keys that
+ * expire (libs/jobs sealed-uploads.ts): the job's data and returnvalue only say where they are.
  *
  * Imports and fixes run in an upload thread, within the upload time budget (UploadPool). A CSV to
  * validate stays on the event loop, in 1 MiB slices: the validator is one linear pass (split on `|`,
@@ -45,21 +46,21 @@ export class ValidateFileProcessor extends JobHost {
   }
 
   protected async handle(job: Job): Promise<SealedAnswerRef> {
-    const { sealed } = job.data as ValidateFileJobData | UploadJobData;
+    const { sealed } = job.data as SealedUploadJobData;
     if (!sealed) throw new Error('this job names no sealed upload (added by a gateway of another version)');
     const stored = await this.redis.getBuffer(sealed.payloadKey);
     if (!stored) throw new Error('the uploaded file of this job is gone (expired or already done)');
-    const content = openUnder(this.cipher, sealed.payloadKey, stored);
+    const upload = openUpload<ValidateFileInput & UploadInput>(this.cipher, sealed.payloadKey, stored);
     let answer: FileValidationResponse | UploadThreadOutcome;
     let rows: number | undefined;
     if (job.name === 'validate-file') {
-      const validation = await this.validateFile(job.data as ValidateFileJobData, content);
+      const validation = await this.validateFile(upload.input, upload.file);
       [answer, rows] = [validation, validation.rows_total];
     } else {
-      const d = job.data as UploadJobData;
+      const d: UploadInput = upload.input;
       const task: UploadTask =
         d.kind === 'import' ? { kind: 'import', form: d.form } : { kind: 'fix', form: d.form };
-      const outcome = await this.uploads.run(task, content, {
+      const outcome = await this.uploads.run(task, upload.file, {
         lang: d.lang,
         maxRows: d.maxRows,
         today: d.today,
@@ -74,7 +75,7 @@ export class ValidateFileProcessor extends JobHost {
     return { sealed: sealed.answerKey, rows };
   }
 
-  private async validateFile(d: ValidateFileJobData, content: Buffer): Promise<FileValidationResponse> {
+  private async validateFile(d: ValidateFileInput, content: Buffer): Promise<FileValidationResponse> {
     const validator = createCsvValidator(
       {
         type: d.type,
