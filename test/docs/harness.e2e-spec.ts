@@ -11,10 +11,13 @@ import {
   fencedBlocks,
   kindOf,
   openShell,
+  readingOrder,
   removeSandbox,
   ROOT,
   runBlock,
   sandbox,
+  shippedChanges,
+  workingDirectory,
 } from './harness';
 import type { Shell } from './shell';
 
@@ -132,6 +135,52 @@ describe('the docs harness', () => {
     expect(kindOf(plain!)).toEqual({ unmarked: expect.stringContaining('mark the block') });
     expect(kindOf(noReason!)).toEqual({ unmarked: 'not-run needs a reason: not-run="why"' });
     expect(kindOf(marked!)).toBe('not-run');
+  });
+});
+
+describe("the sandbox: a copy of docs/examples in a reader's clone", () => {
+  let dir = '';
+  let shell: Shell;
+
+  beforeAll(() => {
+    dir = sandbox();
+    shell = openShell(dir, {});
+  });
+
+  afterAll(() => {
+    shell?.close();
+    if (dir) removeSandbox(dir);
+  });
+
+  it("names a shipped example an example changed in place (the guides' old `sed -i`)", async () => {
+    expect(shippedChanges(dir)).toEqual([]);
+    await shell.run("sed 's/;présentiel;/;PRESENTIEL;/' stagiaires-sst-2026-10.csv > my-stagiaires.csv");
+    expect(shippedChanges(dir)).toEqual([]);
+    await shell.run("sed -i 's/;présentiel;/;PRESENTIEL;/' stagiaires-sst-2026-10.csv && rm sst-broken.json");
+    expect(shippedChanges(dir)).toEqual([
+      'docs/examples/sst-broken.json: removed',
+      'docs/examples/stagiaires-sst-2026-10.csv: changed',
+    ]);
+  });
+
+  it('reaches the built programs as the repository does, and nothing from the root by its path', async () => {
+    expect(workingDirectory('docs/api.md', dir)).toBe(dir);
+    expect(workingDirectory('README.md', dir)).toBe(path.resolve(dir, '../..'));
+    expect((await shell.run('test -f ../../dist/cli/apps/cli/src/main.js')).status).toBe(0);
+    // api.md ran its typed client from the root (`node dist/…`, `docs/examples/…`) while it ran in
+    // docs/examples: the sandbox no longer lets that pass.
+    expect((await shell.run('test -e dist || test -e docs/examples')).status).toBe(1);
+  });
+
+  it("orders the pages as a reader reads them: README.md, then docs/README.md's list", () => {
+    const order = readingOrder(docFiles({ all: true }));
+    expect(order.slice(0, 4)).toEqual([
+      'README.md',
+      'docs/README.md',
+      'docs/guide-training-organization.md',
+      'docs/guide-employer.md',
+    ]);
+    expect([...order].sort()).toEqual([...docFiles({ all: true })].sort());
   });
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,21 +52,82 @@ export function needsStack(blocks: Block[]): boolean {
 }
 
 /**
- * The examples' working directory: a copy of docs/examples/ (where the text says the files are),
- * with `docs/examples` and `dist` pointing back so that commands written from the repository root
- * (`docs/examples/x.json`, `node dist/…`) run too.
+ * The pages whose examples run from the repository root (README.md says "from the repository's
+ * directory"; operating.md starts the built gateway, `node dist/…`). Every other page runs in
+ * docs/examples/, as each says.
+ */
+const FROM_ROOT = new Set(['README.md', 'docs/operating.md']);
+
+/** SHA-256 of every shipped example, as copied into each sandbox (keyed by its docs/examples). */
+const shippedHashes = new Map<string, Map<string, string>>();
+
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/**
+ * A reader's clone, as far as the examples see it: a temporary directory holding a copy of
+ * docs/examples/ at `docs/examples` and the built `dist` (a link to the repository's). Answers the
+ * copy of docs/examples/, where the pages' examples run (`cd docs/examples`); `../../dist/…` reaches
+ * the built programs from there, as it does in the repository. Nothing points back from the copy to
+ * the repository root: a page that changes directory mid-way, or names `docs/examples/x` while it
+ * says it runs in docs/examples/, fails as it would for its reader.
  */
 export function sandbox(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'ppfile-docs-'));
-  for (const f of readdirSync(EXAMPLES)) copyFileSync(path.join(EXAMPLES, f), path.join(dir, f));
-  mkdirSync(path.join(dir, 'docs'));
-  symlinkSync(dir, path.join(dir, 'docs', 'examples'));
-  symlinkSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'));
+  const root = mkdtempSync(path.join(tmpdir(), 'ppfile-docs-'));
+  const dir = path.join(root, 'docs', 'examples');
+  mkdirSync(dir, { recursive: true });
+  const hashes = new Map<string, string>();
+  for (const f of readdirSync(EXAMPLES)) {
+    copyFileSync(path.join(EXAMPLES, f), path.join(dir, f));
+    hashes.set(f, sha256(path.join(dir, f)));
+  }
+  shippedHashes.set(dir, hashes);
+  symlinkSync(path.join(ROOT, 'dist'), path.join(root, 'dist'));
   return dir;
 }
 
+/** The sandbox's root: the directory that plays the repository's (README.md's examples run there). */
+export function sandboxRoot(dir: string): string {
+  return path.resolve(dir, '..', '..');
+}
+
+/** Where `doc`'s examples run in the sandbox whose docs/examples is `dir`. */
+export function workingDirectory(doc: string, dir: string): string {
+  return FROM_ROOT.has(doc) ? sandboxRoot(dir) : dir;
+}
+
+/**
+ * The shipped examples that are no longer as shipped in the sandbox `dir` (changed or removed):
+ * an example must never change a file the repository ships, or the next reader — and the next page —
+ * starts from another file. Empty when every one is intact.
+ */
+export function shippedChanges(dir: string): string[] {
+  const hashes = shippedHashes.get(dir);
+  if (!hashes) throw new Error(`${dir} is not a docs sandbox`);
+  return [...hashes].flatMap(([f, hash]) => {
+    const file = path.join(dir, f);
+    if (!existsSync(file)) return [`docs/examples/${f}: removed`];
+    return sha256(file) === hash ? [] : [`docs/examples/${f}: changed`];
+  });
+}
+
 export function removeSandbox(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+  shippedHashes.delete(dir);
+  const root = sandboxRoot(dir);
+  // Only what sandbox() made: <tmp>/ppfile-docs-…/docs/examples.
+  if (path.basename(root).startsWith('ppfile-docs-') && path.dirname(root) === path.resolve(tmpdir()))
+    rmSync(root, { recursive: true, force: true });
+}
+
+/**
+ * The order in which a reader goes through the pages: README.md, then the pages in the order
+ * docs/README.md lists them, then any page it does not list.
+ */
+export function readingOrder(docs: string[] = docFiles()): string[] {
+  const index = readFileSync(path.join(ROOT, 'docs', 'README.md'), 'utf8');
+  const listed = [...index.matchAll(/\]\(([^)#\s]+\.md)\)/g)].map((m) => path.posix.join('docs', m[1]!));
+  const order = ['README.md', 'docs/README.md', ...listed];
+  const known = order.filter((d, i) => docs.includes(d) && order.indexOf(d) === i);
+  return [...known, ...docs.filter((d) => !known.includes(d))];
 }
 
 /** `npx ppfile` is the repository's CLI, as `npx` finds it from the repository root. */
@@ -88,8 +150,10 @@ export async function runBlock(doc: string, block: Block, shell: Shell, cwd: str
   const kind = kindOf(block);
   if (kind === 'file') {
     const name = block.attrs.file!;
-    const file = path.join(cwd, name);
-    if (!existsSync(file)) {
+    // Made by an earlier example in the working directory, or shipped in docs/examples/ (README.md
+    // runs from the repository root and shows shipped files too).
+    const file = [path.join(cwd, name), path.join(cwd, 'docs', 'examples', name)].find((f) => existsSync(f));
+    if (!file) {
       return [
         `${doc}:${block.line}: the block is ${name}, which is neither in docs/examples/ nor made by an earlier example`,
       ];
