@@ -15,7 +15,7 @@ import {
 } from './upload-task';
 
 /**
- * Where a queued import or fix runs (issue 32, finding 3): a piscina pool of as many threads as
+ * Where a queued import or fix runs (issue 32, finding 3): a piscina pool of up to as many threads as
  * uploads this worker takes at once (WORKER_CONCURRENCY_VALIDATE), so the event loop that renews the
  * jobs' locks and answers the health port only moves bytes. Each task has a time budget
  * (UPLOAD_TIME_BUDGET_SECONDS) from the moment its thread starts it (the thread says so): past it,
@@ -42,8 +42,12 @@ export class UploadPool implements OnApplicationShutdown {
     const threads = config.concurrency.validate;
     this.pool = new Piscina<UploadThreadTask, UploadThreadOutcome>({
       filename,
-      minThreads: threads,
+      // Started on demand, kept a minute after the last upload: a thread with its modules and
+      // reference lists is 30–40 MiB, and most workers see no upload over 2 MiB for hours. Its start
+      // is not counted in an upload's budget (the clock starts with the task).
+      minThreads: 0,
       maxThreads: threads,
+      idleTimeout: 60_000,
       concurrentTasksPerWorker: 1,
       workerData: { referenceDataDir: config.referenceDataDir },
       recordTiming: false,
@@ -53,7 +57,7 @@ export class UploadPool implements OnApplicationShutdown {
     });
     // A thread that dies between tasks: piscina replaces it; without a listener the event would end the process.
     this.pool.on('error', (e: Error) => this.logger.warn({ err_name: e?.name }, 'upload thread died'));
-    this.logger.log(`${threads} upload thread(s), ${this.budgetMs / 1000} s each upload`);
+    this.logger.log(`up to ${threads} upload thread(s), ${this.budgetMs / 1000} s each upload`);
   }
 
   /** Threads running (0: inline). */
