@@ -246,15 +246,14 @@ export class ZipArchive {
 /**
  * What an upload expands to, known before any work and without inflating anything: for a zip, the
  * sizes its central directory claims, all entries together (an entry that inflates past its claim
- * is stopped there: ZipArchive.read); for anything else, its own size. A directory that cannot be
- * read counts as large (the reader then refuses it, wherever it runs).
+ * is stopped there: ZipArchive.read); for anything else, its own size. A zip whose directory cannot
+ * be read counts as its own size: nothing in it can be inflated (ZipArchive refuses it at once).
  */
 export function expandedSize(bytes: Uint8Array): number {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < 4 || buf.readUInt32LE(0) !== LOCAL) return buf.length;
   const directory = readDirectory(buf, Number.MAX_SAFE_INTEGER);
-  if (directory.ok) return directory.claimed;
-  return Number.MAX_SAFE_INTEGER;
+  return directory.ok ? directory.claimed : buf.length;
 }
 
 /** The end-of-central-directory record: the last 22 bytes, or before a comment of up to 64 KiB. */
