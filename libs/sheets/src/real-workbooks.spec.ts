@@ -304,6 +304,19 @@ describe('refusals that say what was found (item 6)', () => {
     expect(refusal(Buffer.from('\ufeff\r\n\r\n'), { filename: 'x.csv' }).reason).toBe('empty');
   });
 
+  it('an .ods, a UTF-16 text export: each refusal says what to save the file as', () => {
+    const ods = zipOf({ mimetype: 'application/vnd.oasis.opendocument.spreadsheet', 'content.xml': '<x/>' });
+    expect(refusal(ods)).toEqual({
+      reason: 'not_xlsx',
+      message:
+        'The file is not a readable XLSX or CSV spreadsheet (a zip archive that is not an XLSX workbook, such as an OpenDocument .ods: save the spreadsheet as .xlsx).',
+    });
+    const unicodeText = Buffer.from('\ufeffID_DECLARATION\tNIR\tNOM_TITULAIRE\r\n', 'utf16le');
+    const { reason, message } = refusal(unicodeText, { filename: 'export.txt' });
+    expect(reason).toBe('not_a_spreadsheet');
+    expect(message).toContain('save it as .xlsx or as CSV UTF-8');
+  });
+
   it('UTF-16 parts (with a byte-order mark, little or big endian) are read', () => {
     const utf16 = (text: string, le: boolean) => {
       const body = Buffer.from(`\ufeff${text}`, 'utf16le');

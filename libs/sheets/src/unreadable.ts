@@ -48,8 +48,8 @@ export const SHEET_LIMITS: ReadLimits = {
 /** Why a file is not a readable spreadsheet: `details.reason` of UNREADABLE_FILE. */
 export const UNREADABLE_REASONS = {
   not_a_spreadsheet: {
-    en: 'neither an XLSX workbook nor a text file',
-    fr: 'ni un classeur XLSX ni un fichier texte',
+    en: 'neither an XLSX workbook nor a text file in UTF-8 or Windows-1252, such as a UTF-16 "Unicode text" export: save it as .xlsx or as CSV UTF-8',
+    fr: 'ni un classeur XLSX ni un fichier texte en UTF-8 ou Windows-1252, comme un export « Texte Unicode » en UTF-16 : enregistrez-le en .xlsx ou en CSV UTF-8',
   },
   corrupt_zip: {
     en: 'a damaged zip archive: save or export the workbook again',
@@ -68,8 +68,8 @@ export const UNREADABLE_REASONS = {
     fr: 'un classeur binaire Excel (.xlsb) : enregistrez-le en .xlsx',
   },
   not_xlsx: {
-    en: 'a zip archive that is not an XLSX workbook',
-    fr: "une archive zip qui n'est pas un classeur XLSX",
+    en: 'a zip archive that is not an XLSX workbook, such as an OpenDocument .ods: save the spreadsheet as .xlsx',
+    fr: "une archive zip qui n'est pas un classeur XLSX, comme un fichier OpenDocument .ods : enregistrez le classeur en .xlsx",
   },
   macros: {
     en: 'a macro-enabled workbook (.xlsm): save it as .xlsx without macros',
@@ -80,20 +80,20 @@ export const UNREADABLE_REASONS = {
     fr: "un classeur lié à d'autres classeurs : collez les valeurs et supprimez les liaisons",
   },
   too_large_expanded: {
-    en: 'it would expand past 200 MB',
-    fr: 'il dépasserait 200 Mo une fois décompressé',
+    en: 'it would expand past 200 MB: split its rows over several files',
+    fr: 'il dépasserait 200 Mo une fois décompressé : répartissez ses lignes sur plusieurs fichiers',
   },
   too_many_cells: {
-    en: 'more than 1,000,000 cells',
-    fr: 'plus de 1 000 000 de cellules',
+    en: 'more than 1,000,000 cells: split its rows over several files',
+    fr: 'plus de 1 000 000 de cellules : répartissez ses lignes sur plusieurs fichiers',
   },
   bad_xml: {
-    en: 'a part of the workbook is not well-formed XML',
-    fr: "une partie du classeur n'est pas du XML bien formé",
+    en: 'a part of the workbook is not well-formed XML: open it in Excel or LibreOffice and save it again as .xlsx',
+    fr: "une partie du classeur n'est pas du XML bien formé : ouvrez-le dans Excel ou LibreOffice et enregistrez-le de nouveau en .xlsx",
   },
   too_many_sheets: {
-    en: 'more than 1,000 sheets',
-    fr: 'plus de 1 000 feuilles',
+    en: 'more than 1,000 sheets: copy the Passeport sheet into a workbook of its own',
+    fr: 'plus de 1 000 feuilles : copiez la feuille du Passeport dans un classeur à part',
   },
   too_many_elements: {
     en: 'its XML holds more than 10,000,000 elements',
