@@ -815,7 +815,8 @@ export interface components {
           | 'UNREADABLE_NUMBER'
           | 'UNREADABLE_CELL'
           | 'DECLARATION_VALUES_DIFFER'
-          | 'CELL_IGNORED';
+          | 'CELL_IGNORED'
+          | 'UNCOMPUTED_FORMULA';
         /** @description In the language of Accept-Language; never quotes a cell. */
         message: string;
       }[];
@@ -1015,7 +1016,7 @@ export interface components {
           field_count?: number;
           /** @description UNSUPPORTED_SPEC_VERSION: the versions this server knows. */
           supported?: '2026-02'[];
-          /** @description UNREADABLE_FILE: why the spreadsheet cannot be read (e.g. `not_a_spreadsheet`, `corrupt_zip`, `legacy_xls`, `too_large_expanded`, `too_many_cells`); the message says it in words. */
+          /** @description UNREADABLE_FILE: why the spreadsheet cannot be read (e.g. `not_a_spreadsheet`, `corrupt_zip`, `legacy_xls`, `too_large_expanded`, `too_many_cells`, `cell_too_long`, `body_too_large`, `too_slow`; docs/spreadsheets.md lists them all); the message says it in words. */
           reason?: string;
         };
         /** @example req_8f14e45fceea167a5a36dedd4bea2543 */

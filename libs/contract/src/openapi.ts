@@ -27,6 +27,7 @@ export const SHEET_ISSUE_CODES = [
   'UNREADABLE_CELL',
   'DECLARATION_VALUES_DIFFER',
   'CELL_IGNORED',
+  'UNCOMPUTED_FORMULA',
 ] as const;
 
 /**
@@ -144,7 +145,7 @@ function errorDetailsSchema(status: number): Schema {
       reason: {
         type: 'string',
         description:
-          'UNREADABLE_FILE: why the spreadsheet cannot be read (e.g. `not_a_spreadsheet`, `corrupt_zip`, `legacy_xls`, `too_large_expanded`, `too_many_cells`); the message says it in words.',
+          'UNREADABLE_FILE: why the spreadsheet cannot be read (e.g. `not_a_spreadsheet`, `corrupt_zip`, `legacy_xls`, `too_large_expanded`, `too_many_cells`, `cell_too_long`, `body_too_large`, `too_slow`; docs/spreadsheets.md lists them all); the message says it in words.',
       },
     },
     409: {
