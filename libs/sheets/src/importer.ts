@@ -315,7 +315,6 @@ class SheetReader {
   private best: { row: number; recognized: string[]; nearMisses: NearMiss[] } | null = null;
   /** A row that is a header row once the quotes around its texts are taken off (a `|` file from LibreOffice). */
   private quotedRow: number | null = null;
-  private rowsSearched = 0;
   private readonly matcher: HeaderMatcher;
   private readonly columns: readonly ColumnSpec[];
   /** Sheet column → official column. */
@@ -355,7 +354,6 @@ class SheetReader {
     if (row.cells.length) this.sawCell = true;
     if (!this.headerFound) {
       if (row.row > HEADER_SEARCH_ROWS) return false;
-      this.rowsSearched++;
       this.tryHeader(row);
       return true;
     }
@@ -451,7 +449,6 @@ class SheetReader {
     return {
       sheet: this.sheetName,
       hidden,
-      rows: this.rowsSearched,
       headerRow,
       quotedRow: this.quotedRow ?? undefined,
       best: this.best ?? undefined,

@@ -82,8 +82,6 @@ export interface HeaderSearch {
   /** A CSV or TSV: its rows are named without a sheet. */
   csv?: boolean;
   hidden: boolean;
-  /** Rows looked at (at most the first 20). */
-  rows: number;
   /** Set when this (hidden) sheet has a header row: the default reads visible sheets only. */
   headerRow?: number;
   /** A row that is a header row once the quotes around its texts are taken off. */

@@ -277,8 +277,8 @@ export class XlsxWorkbook {
       let cell: Cell;
       switch (type) {
         case 's': {
-          const s = empty ? undefined : strings[Number(value)];
           if (empty) return;
+          const s = strings[Number(value)];
           cell = s === undefined ? { k: 'error', v: '#REF!' } : { k: 'text', v: s };
           break;
         }
