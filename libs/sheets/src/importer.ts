@@ -18,7 +18,7 @@ import {
 } from '@ppfile/rules';
 import { columnLetters, sheetPrefix, type Cell, type SheetRow } from './cells';
 import { readDelimited, sniffDelimited } from './delimited-reader';
-import { HeaderMatcher, headerKey, type MatchHow, type NearMiss } from './headers';
+import { HeaderMatcher, headerKey, type MatchHow } from './headers';
 import { noHeaderRowMessage, sheetIssueMessage, type HeaderSearch, type SheetIssueCode } from './messages';
 import { hasEncryptedPackage } from './ole';
 import { readCell, type BodyValue } from './read-cell';
@@ -104,9 +104,8 @@ const SHEETS_LISTED = 20;
 /** Header texts echoed in `mapping` and `unmapped_headers` are cut to this length; at most HEADERS_LISTED unmapped. */
 const HEADER_ECHO_CHARS = 255;
 const HEADERS_LISTED = 200;
-/** Cells of a candidate header row compared for near misses, and near misses kept. */
+/** Texts of a candidate header row kept to look for near misses in. */
 const NEAR_MISS_CELLS = 64;
-const NEAR_MISSES_LISTED = 5;
 /**
  * The body an import builds is at most BODY_PER_BYTE times the file's size (and never less than
  * BODY_FLOOR_BYTES), and never more than the 20 MB generate takes: a real sheet makes a body of one
@@ -190,9 +189,18 @@ export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnv
   throw noHeaderRow(searched, kind, lang);
 }
 
-/** UNREADABLE_FILE `no_header_row`, saying what the search found sheet by sheet (issue 33). */
+/**
+ * UNREADABLE_FILE `no_header_row`, saying what the search found sheet by sheet (issue 33). Near
+ * misses are looked for in the one row the message names (64 texts at most).
+ */
 function noHeaderRow(searched: HeaderSearch[], kind: FileKind, lang: Lang): RequestError {
-  return unreadable('no_header_row', lang, noHeaderRowMessage(searched, requiredColumns(kind), lang));
+  const matcher = new HeaderMatcher(kind.spec.tables[kind.type]);
+  const nearMiss = (header: string) => matcher.nearMiss(header)?.name;
+  return unreadable(
+    'no_header_row',
+    lang,
+    noHeaderRowMessage(searched, requiredColumns(kind), nearMiss, lang),
+  );
 }
 
 /** The columns required whatever a row holds, for the kind's declarant (API.md §14 `missing_columns`). */
@@ -312,7 +320,7 @@ class SheetReader {
   sawCell = false;
   private headerRow = 0;
   /** The row among the first 20 that came closest to a header row, for the refusal's message. */
-  private best: { row: number; recognized: string[]; nearMisses: NearMiss[] } | null = null;
+  private best: { row: number; recognized: string[]; unmatched: string[] } | null = null;
   /** A row that is a header row once the quotes around its texts are taken off (a `|` file from LibreOffice). */
   private quotedRow: number | null = null;
   private readonly matcher: HeaderMatcher;
@@ -404,9 +412,9 @@ class SheetReader {
   }
 
   /**
-   * A row that is not a header row, kept when it comes closer than the others: which columns it
-   * names, and which of its other texts are near misses of a column (a near miss is a header text,
-   * never a data cell: it is one or two typing slips away from a column's name, label or synonym).
+   * A row that is not a header row, kept when it names more columns than the others, with its other
+   * texts that may be near misses (header-like: no digit, at most 255 characters; compared with the
+   * columns only when the refusal is worded, for the one row it names).
    */
   private noteCandidate(
     row: number,
@@ -423,25 +431,20 @@ class SheetReader {
       }
       if (unquoted.size >= HEADER_MIN_MATCHES) this.quotedRow = row;
     }
-    const nearMisses: NearMiss[] = [];
-    if (distinct.size > 0) {
-      for (const { text, m } of matches.slice(0, NEAR_MISS_CELLS)) {
-        // A text with a digit is data (a date, a code, a NIR), not a header: never quoted.
-        if (m !== undefined || text === '' || /\d/.test(text) || nearMisses.length >= NEAR_MISSES_LISTED)
-          continue;
-        const column = this.matcher.nearMiss(text);
-        if (column && !distinct.has(column.name)) nearMisses.push({ header: text, column: column.name });
+    if (distinct.size === 0 || distinct.size <= (this.best?.recognized.length ?? 0)) return;
+    const unmatched: string[] = [];
+    for (const { text, m } of matches) {
+      if (unmatched.length >= NEAR_MISS_CELLS) break;
+      // A text with a digit is data (a date, a code, a NIR), not a header: never quoted.
+      if (m === undefined && text !== '' && text.length <= HEADER_ECHO_CHARS && !/\d/.test(text)) {
+        unmatched.push(text);
       }
     }
-    const score = distinct.size + nearMisses.length;
-    const bestScore = this.best ? this.best.recognized.length + this.best.nearMisses.length : 0;
-    if (score > bestScore) {
-      this.best = {
-        row,
-        recognized: this.columns.filter((c) => distinct.has(c.name)).map((c) => c.name),
-        nearMisses,
-      };
-    }
+    this.best = {
+      row,
+      recognized: this.columns.filter((c) => distinct.has(c.name)).map((c) => c.name),
+      unmatched,
+    };
   }
 
   /** What the header search of this sheet found, for the refusal's message. */

@@ -86,12 +86,13 @@ export interface HeaderSearch {
   headerRow?: number;
   /** A row that is a header row once the quotes around its texts are taken off. */
   quotedRow?: number;
-  /** The row that came closest: the columns it names, and its near misses (header texts only). */
-  best?: { row: number; recognized: string[]; nearMisses: { header: string; column: string }[] };
+  /** The row that came closest: the columns it names, and its other header-like texts. */
+  best?: { row: number; recognized: string[]; unmatched: string[] };
 }
 
 const SHEETS_NAMED = 5;
 const MISSING_NAMED = 6;
+const NEAR_MISSES_LISTED = 5;
 const HEADER_CHARS = 40;
 
 const cutText = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max)}…`);
@@ -166,6 +167,7 @@ const NO_HEADER: Localized<{
 export function noHeaderRowMessage(
   searched: HeaderSearch[],
   required: readonly string[],
+  nearMiss: (header: string) => string | undefined,
   lang: Lang,
 ): string {
   const m = localize(NO_HEADER, lang);
@@ -182,10 +184,16 @@ export function noHeaderRowMessage(
     out.push(m.read(someOf(names, SHEETS_NAMED)));
   }
   let best: HeaderSearch | undefined;
-  const score = (s: HeaderSearch) => (s.best ? s.best.recognized.length + s.best.nearMisses.length : 0);
+  const score = (s: HeaderSearch) => s.best?.recognized.length ?? 0;
   for (const s of searched) if (score(s) > 0 && (best === undefined || score(s) > score(best))) best = s;
   if (best?.best && best.best.recognized.length) {
-    const { row, recognized, nearMisses } = best.best;
+    const { row, recognized, unmatched } = best.best;
+    const nearMisses: { header: string; column: string }[] = [];
+    for (const header of unmatched) {
+      const column = nearMiss(header);
+      if (column !== undefined && !recognized.includes(column)) nearMisses.push({ header, column });
+      if (nearMisses.length >= NEAR_MISSES_LISTED) break;
+    }
     const missing = required.filter((c) => !recognized.includes(c));
     out.push(
       m.found(
