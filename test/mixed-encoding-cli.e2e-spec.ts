@@ -7,37 +7,24 @@
  * `node bin/ppfile.js` after `npm run build:cli`, as test/spreadsheet-cli.e2e-spec.ts runs it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadReferenceLists, shippedReferenceDir } from '@ppfile/refdata';
 import { fixCsv } from '@ppfile/rules';
+import { buildIfStale } from './support/worker';
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'ppfile.js');
 const BUILT = path.join(ROOT, 'dist', 'cli', 'apps', 'cli', 'src', 'main.js');
-const SOURCES = ['apps/cli/src', 'libs/rules/src', 'libs/sheets/src'].map((d) => path.join(ROOT, d));
 const TODAY = '2026-11-22';
 const KIND = ['--type', 'adf', '--declarant', 'employer'];
 const refs = loadReferenceLists(shippedReferenceDir('2026-02'), '2026-02');
 
 let tmp = '';
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 beforeAll(() => {
-  const newest = Math.max(...SOURCES.map(newestMtime));
-  if (!existsSync(BUILT) || statSync(BUILT).mtimeMs < newest) {
-    const build = spawnSync('npm', ['run', 'build:cli'], { cwd: ROOT, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`npm run build:cli failed:\n${build.stdout}\n${build.stderr}`);
-  }
+  buildIfStale('cli', BUILT);
   tmp = mkdtempSync(path.join(os.tmpdir(), 'ppfile-mixed-encoding-'));
 }, 180_000);
 

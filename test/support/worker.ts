@@ -116,7 +116,7 @@ function buildWorkerIfStale(): void {
 export const GATEWAY_MAIN = path.join(ROOT, 'dist/apps/gateway/apps/gateway/src/main.js');
 
 /** Builds an app when its sources (or the libraries') are newer than its build. */
-export function buildIfStale(app: 'gateway' | 'worker', main: string): void {
+export function buildIfStale(app: 'gateway' | 'worker' | 'cli', main: string): void {
   const sources = Math.max(newest(path.join(ROOT, `apps/${app}/src`)), newest(path.join(ROOT, 'libs')));
   if (existsSync(main) && statSync(main).mtimeMs >= sources) return;
   const r = spawnSync('npx', ['nest', 'build', app], { cwd: ROOT, encoding: 'utf8' });
