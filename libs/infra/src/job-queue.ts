@@ -11,7 +11,7 @@ import {
   openAnswer,
   PayloadCipher,
   sealedUploadKeys,
-  sealUpload,
+  sealUploadInTurns,
   UPLOAD_JOB_RETENTION,
   UPLOAD_PAYLOAD_SECONDS,
   type QueueName,
@@ -160,7 +160,7 @@ export class JobQueue {
     file: Buffer,
   ): Promise<SealedUploadKeys & { jobId: string }> {
     const keys = sealedUploadKeys(this.prefix, randomBytes(16).toString('hex'));
-    const sealed = sealUpload(this.cipher, keys.payloadKey, input, file);
+    const sealed = await sealUploadInTurns(this.cipher, keys.payloadKey, input, file);
     await this.redis.set(keys.payloadKey, sealed, 'EX', UPLOAD_PAYLOAD_SECONDS);
     try {
       const data: SealedUploadJobData = {

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { PayloadCipher } from './payload-cipher';
-import { openAnswer, openUpload, sealAnswer, sealedUploadKeys, sealUpload } from './sealed-uploads';
+import {
+  openAnswer,
+  openUpload,
+  sealAnswer,
+  sealedUploadKeys,
+  sealUpload,
+  sealUploadInTurns,
+} from './sealed-uploads';
 
 describe('sealed uploads (issue 32, finding 5)', () => {
   const cipher = new PayloadCipher(randomBytes(32));
@@ -30,6 +37,25 @@ describe('sealed uploads (issue 32, finding 5)', () => {
     expect(() => openUpload(cipher, a.answerKey, stored)).toThrow();
     expect(() => openUpload(new PayloadCipher(randomBytes(32)), a.payloadKey, stored)).toThrow();
     expect(() => openUpload(cipher, a.payloadKey, stored.subarray(0, 20))).toThrow(/truncated/);
+  });
+
+  it("the gateway's sealing gives the event loop a turn after each MiB, and opens as the same upload", async () => {
+    const big = Buffer.concat([randomBytes(5 << 20), csv]);
+    let turns = 0;
+    let counting = true;
+    const count = (): void => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const stored = await sealUploadInTurns(cipher, a.payloadKey, form, big);
+    counting = false;
+    // Six slices of 1 MiB (5 MiB and the rest): other callbacks ran between them.
+    expect(turns).toBeGreaterThanOrEqual(5);
+    const opened = openUpload(cipher, a.payloadKey, stored);
+    expect(opened.input).toEqual(form);
+    expect(opened.file.equals(big)).toBe(true);
+    expect(() => openUpload(cipher, b.payloadKey, stored)).toThrow();
   });
 
   it('seals a view of a larger buffer as its own bytes only, and an empty file', () => {
