@@ -19,7 +19,14 @@ import {
 import { columnLetters, sheetPrefix, type Cell, type SheetRow } from './cells';
 import { readDelimited, sniffDelimited } from './delimited-reader';
 import { HeaderMatcher, headerKey, type MatchHow } from './headers';
-import { noHeaderRowMessage, sheetIssueMessage, type HeaderSearch, type SheetIssueCode } from './messages';
+import {
+  cutText,
+  noHeaderRowMessage,
+  sheetIssueMessage,
+  someOf,
+  type HeaderSearch,
+  type SheetIssueCode,
+} from './messages';
 import { hasEncryptedPackage } from './ole';
 import { readCell, type BodyValue } from './read-cell';
 import { ReadBudget, unreadable } from './unreadable';
@@ -156,9 +163,11 @@ export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnv
   if (req.sheet !== undefined) {
     const named = workbook.sheets.find((s) => s.name === req.sheet);
     if (!named) {
-      const names = workbook.sheets.slice(0, SHEETS_LISTED).map((s) => cut(s.name, 31));
-      const more = workbook.sheets.length > SHEETS_LISTED ? ', …' : '';
-      const message = `${FIELD_PROBLEMS.one_of[lang]}: ${names.join(', ')}${more}`;
+      const names = someOf(
+        workbook.sheets.map((s) => cutText(s.name, 31)),
+        SHEETS_LISTED,
+      );
+      const message = `${FIELD_PROBLEMS.one_of[lang]}: ${names}`;
       throw RequestError.of(
         'INVALID_REQUEST',
         lang,
@@ -212,11 +221,6 @@ function requiredColumns(kind: FileKind): string[] {
       return p !== 'never' && p.required && !p.when && !derived;
     })
     .map((c) => c.name);
-}
-
-/** A text echoed back, cut to `max` characters (an ellipsis marks the cut). */
-function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
 /** UNREADABLE_FILE `body_too_large`: the body the file makes would pass `limit` bytes. */
@@ -392,13 +396,13 @@ class SheetReader {
       const column = m?.column;
       // One sheet column per official column: a second header naming it is left out, listed.
       if (!column || this.colOf.has(column.name)) {
-        if (this.unmapped.length < HEADERS_LISTED) this.unmapped.push(cut(text, HEADER_ECHO_CHARS));
+        if (this.unmapped.length < HEADERS_LISTED) this.unmapped.push(cutText(text, HEADER_ECHO_CHARS));
         continue;
       }
       this.byCol.set(col, column);
       this.colOf.set(column.name, col);
       this.mapped.push({
-        header: cut(text, HEADER_ECHO_CHARS),
+        header: cutText(text, HEADER_ECHO_CHARS),
         column: column.name,
         cell: `${columnLetters(col)}${row.row}`,
         how: m.how,

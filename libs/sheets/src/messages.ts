@@ -95,7 +95,9 @@ const MISSING_NAMED = 6;
 const NEAR_MISSES_LISTED = 5;
 const HEADER_CHARS = 40;
 
-const cutText = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max)}…`);
+/** A text echoed back, cut to `max` characters (an ellipsis marks the cut). */
+export const cutText = (text: string, max: number): string =>
+  text.length <= max ? text : `${text.slice(0, max)}…`;
 
 /** `A`, `A and B`, `A, B and C` (`et` in French). */
 function andList(items: string[], lang: Lang): string {
@@ -103,7 +105,8 @@ function andList(items: string[], lang: Lang): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')}${and}${items.at(-1)}`;
 }
 
-function someOf(items: string[], max: number): string {
+/** The first `max` items, then `…` when there are more. */
+export function someOf(items: string[], max: number): string {
   return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')}, …`;
 }
 
