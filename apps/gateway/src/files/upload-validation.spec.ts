@@ -1,6 +1,6 @@
 import { createCsvValidator, generateFile, validateCsv, type FileValidationResponse } from '@ppfile/rules';
 import { testReferences, validBody } from '@ppfile/rules/testing/fixtures';
-import { validateInSlices, VALIDATE_SLICE_BYTES } from './upload-validation';
+import { validateInSlices, VALIDATE_SLICE_BYTES } from '@ppfile/jobs';
 
 /**
  * POST /v1/files/validate checks a file under VALIDATE_QUEUE_THRESHOLD_BYTES in slices, yielding to

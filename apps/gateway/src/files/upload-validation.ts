@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '@ppfile/contract';
 import { Clock, JobQueue } from '@ppfile/infra';
+import { validateInSlices } from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import {
   createCsvValidator,
@@ -119,30 +120,6 @@ export class UploadValidation {
     await this.units.commit(reservation, v.file_rejected ? 0 : v.rows_total);
     return result;
   }
-}
-
-/**
- * Bytes of a CSV checked between two turns of the event loop: about 1,400 rows, 5–7 ms of CPU here.
- * A file under VALIDATE_QUEUE_THRESHOLD_BYTES is validated in the gateway, on its event loop; in one
- * step, 2 MiB (about 12,000 rows) took 37–59 ms of CPU, and held it longer on a busy machine (issue 32).
- */
-export const VALIDATE_SLICE_BYTES = 256 * 1024;
-
-/**
- * A CSV validated in slices of `sliceBytes`, the event loop free between two (setImmediate: the
- * requests waiting meanwhile are served). The validator reads a stream (the CLI gives it 1 MiB at a
- * time), so the answer is the one a single write gives.
- */
-export async function validateInSlices(
-  validator: ReturnType<typeof createCsvValidator>,
-  bytes: Uint8Array,
-  sliceBytes = VALIDATE_SLICE_BYTES,
-): Promise<FileValidationResponse> {
-  for (let at = 0; at < bytes.length; at += sliceBytes) {
-    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
-    validator.write(bytes.subarray(at, at + sliceBytes));
-  }
-  return validator.end();
 }
 
 /** Lines after the header: an upper bound of the rows, known before any analysis (for the quota). */
