@@ -3,7 +3,7 @@ import request from 'supertest';
 import { monthOf } from '@ppfile/db';
 import { FileLifecycle, PayloadCipher } from '@ppfile/jobs';
 import { NIR_A, NIR_B, validBody } from '@ppfile/rules/testing/fixtures';
-import { columnsOf, testEnv } from '@ppfile/rules/testing/spec-helpers';
+import { columnsOf, testEnv } from '@ppfile/rules/testing/format-helpers';
 import { importSheet } from '@ppfile/sheets';
 import { captureOutput, startGateway, TEST_PAYLOAD_KEY, type Gateway } from './support/gateway';
 import { suiteLogs } from './support/logs';

@@ -18,7 +18,7 @@ import {
 import { createPrismaClient, createStores, type PrismaClient, type Stores } from '@ppfile/db';
 import { FileLifecycle, PayloadCipher, type AcceptedFile } from '@ppfile/jobs';
 import { generateFile } from '@ppfile/rules';
-import { body as declarationBody, testEnv } from '@ppfile/rules/testing/spec-helpers';
+import { body as declarationBody, testEnv } from '@ppfile/rules/testing/format-helpers';
 import { LOCAL_S3_CREDENTIALS, ObjectStorage, startLocalS3, type LocalS3 } from '@ppfile/storage';
 import { createTestDatabase, type TestDatabase } from './support/database';
 

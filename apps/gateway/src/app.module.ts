@@ -23,7 +23,7 @@ import { uploadBody } from './files/upload-body.middleware';
 import { HealthModule } from './health/health.module';
 import { bullBoardModules } from './operators/bull-board';
 import { OPERATOR_GATE, operatorGateProvider } from './operators/operator-auth';
-import { SpecModule } from './spec/spec.module';
+import { FormatModule } from './format/format.module';
 
 export interface AppModuleOptions {
   /** Tests move time by hand; production uses the system clock. */
@@ -56,7 +56,7 @@ export class AppModule implements NestModule {
         }),
         AuthModule,
         HealthModule,
-        SpecModule,
+        FormatModule,
         DeclarationsModule,
         FilesModule,
         DashboardModule,

@@ -1,6 +1,6 @@
 /** The HTTP contract: error body and statuses, the generate response body, ids. */
 import { generateFile, RequestError } from '@ppfile/rules';
-import { body, testEnv } from '@ppfile/rules/testing/spec-helpers';
+import { body, testEnv } from '@ppfile/rules/testing/format-helpers';
 import { errorBody, REQUEST_ERROR_STATUS } from './errors';
 import { newFileId } from './ids';
 import { generateResponseBody } from './responses';

@@ -1,5 +1,5 @@
 import type { ReferenceLists } from '@ppfile/rules/references';
-import { CURRENT_SPEC_VERSION, findSpec } from '@ppfile/rules/spec';
+import { CURRENT_SPEC_VERSION, findSpec } from '@ppfile/rules/format';
 import { loadReferenceLists } from './load';
 import { shippedReferenceDir } from './shipped-dir';
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { generateFile, validateDeclarations } from './api';
 import { DEFAULT_OPTIONS } from './request';
 import { testReferences } from './testing/fixtures';
-import { KINDS, body, check, holderOf, testEnv, training } from './testing/spec-helpers';
+import { KINDS, body, check, holderOf, testEnv, training } from './testing/format-helpers';
 
 describe('generateFile', () => {
   it.each(KINDS)('%s / %s: metadata of the produced file', (type, declarant) => {

@@ -14,8 +14,8 @@ import {
   type GenerationOptions,
 } from './request';
 import { RowChecker } from './row-checker';
-import { CURRENT_SPEC_VERSION, DECLARANTS, FILE_TYPES, SPEC_VERSIONS, findSpec } from './spec';
-import type { Declarant, FileType, SpecVersion } from './spec/types';
+import { CURRENT_SPEC_VERSION, DECLARANTS, FILE_TYPES, SPEC_VERSIONS, findSpec } from './format';
+import type { Declarant, FileType, SpecVersion } from './format/types';
 import { parisDay, type DayNumber } from './values/dates';
 
 /** What every entry point needs besides the input: a pure function of these (STYLE.md). */

@@ -26,7 +26,7 @@ import {
   type Json,
   type Kind,
   type Located,
-} from './testing/spec-helpers';
+} from './testing/format-helpers';
 
 /** One code point of each class, by name. */
 const CLASSES: [name: string, char: string][] = [

@@ -1,7 +1,7 @@
 import { fixCsv, type FileChange } from './csv-fixer';
 import { validateCsv } from './api';
-import { findSpec } from './spec';
-import { adfRow } from './testing/spec-helpers';
+import { findSpec } from './format';
+import { adfRow } from './testing/format-helpers';
 import { NIR_A, NIR_A_KEY, SIRET_A, testReferences } from './testing/fixtures';
 
 const refs = testReferences();

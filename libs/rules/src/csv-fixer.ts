@@ -3,7 +3,7 @@ import type { FileValidationResponse } from './csv-validator';
 import { checkFileSize } from './request';
 import type { FixedFileSink } from './fixed-file';
 import { ValueNormalizer, type NormalizationRule, type NormalizationSink } from './json-rows';
-import type { ColumnSpec } from './spec/types';
+import type { ColumnSpec } from './format/types';
 import { decodeWindows1252, textEncoding } from './text-decoding';
 import { hasFrDateShape } from './values/dates';
 

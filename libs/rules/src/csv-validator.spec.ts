@@ -20,7 +20,7 @@ import {
   testEnv,
   training,
   withCells,
-} from './testing/spec-helpers';
+} from './testing/format-helpers';
 import { generateFile } from './api';
 
 const ADF = columnsOf('adf');

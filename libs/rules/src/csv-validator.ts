@@ -6,7 +6,7 @@ import type { Lang } from './messages';
 import type { ReferenceLists } from './references';
 import { checkRowLimit } from './request';
 import { RowChecker } from './row-checker';
-import type { Declarant, FileType, SpecVersion } from './spec/types';
+import type { Declarant, FileType, SpecVersion } from './format/types';
 import type { DayNumber } from './values/dates';
 
 export interface CsvValidationOptions {

@@ -1,8 +1,8 @@
 /** The generated file's bytes (SERVICE.md §2.5, API.md §3): compared as bytes, not parsed values. */
 import { generateFile } from './api';
 import { CsvWriter, writeCsv } from './csv-writer';
-import { SPEC_2026_02 } from './spec/v2026-02';
-import { body, columnsOf, holders, testEnv } from './testing/spec-helpers';
+import { SPEC_2026_02 } from './format/v2026-02';
+import { body, columnsOf, holders, testEnv } from './testing/format-helpers';
 
 describe('writeCsv', () => {
   it('writes the header alone with its CRLF for no rows', () => {

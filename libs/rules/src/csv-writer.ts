@@ -1,4 +1,4 @@
-import type { KindTable } from './spec/types';
+import type { KindTable } from './format/types';
 
 /**
  * The official file (SERVICE.md §2.5, API.md §3): UTF-8 without BOM, `|` between fields, no

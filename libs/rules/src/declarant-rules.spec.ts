@@ -20,7 +20,7 @@ import {
   withCells,
   type Json,
   type Located,
-} from './testing/spec-helpers';
+} from './testing/format-helpers';
 
 const H0 = 'declarations[0].holders[0]';
 const T0 = 'declarations[0].training';

@@ -4,7 +4,7 @@
  */
 import { generateFile } from './api';
 import { formatFrDate } from './values/dates';
-import type { Declarant } from './spec/types';
+import type { Declarant } from './format/types';
 import { DEADLINE_BOUNDARIES } from './testing/deadline-boundaries';
 import { NIR_A, NIR_A_KEY } from './testing/fixtures';
 import {
@@ -23,7 +23,7 @@ import {
   training,
   withCells,
   type Json,
-} from './testing/spec-helpers';
+} from './testing/format-helpers';
 
 const H1 = 'declarations[0].holders[1]';
 const T0 = 'declarations[0].training';

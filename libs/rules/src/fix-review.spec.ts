@@ -2,8 +2,8 @@ import { createCsvValidator } from './api';
 import { fixCsv, fixCsvFile } from './csv-fixer';
 import type { FileValidationResponse } from './csv-validator';
 import { CsvWriter, writeCsv } from './csv-writer';
-import { findSpec } from './spec';
-import { adfRow } from './testing/spec-helpers';
+import { findSpec } from './format';
+import { adfRow } from './testing/format-helpers';
 import { testReferences } from './testing/fixtures';
 
 /**

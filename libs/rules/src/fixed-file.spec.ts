@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { fixCsv, fixCsvFile } from './csv-fixer';
-import { findSpec } from './spec';
+import { findSpec } from './format';
 import { NIR_A, NIR_A_KEY, SIRET_A, testReferences } from './testing/fixtures';
 
 /**

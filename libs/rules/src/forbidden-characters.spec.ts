@@ -29,7 +29,7 @@ import {
   withCells,
   type Json,
   type Located,
-} from './testing/spec-helpers';
+} from './testing/format-helpers';
 
 const H0 = 'declarations[0].holders[0]';
 const BIRTH_NAME: Located = {

@@ -1,6 +1,6 @@
 /** Caps and counts of errors[] / warnings[] (SERVICE.md §2.4, API.md §4): lists stop at 1,000, counts stay exact. */
 import { IssueCollector } from './issues';
-import { body, check, decl, holders, located, type Json } from './testing/spec-helpers';
+import { body, check, decl, holders, located, type Json } from './testing/format-helpers';
 
 /** `n` declarations of `per` holders each, every holder with a wrong NIR and no birth name. */
 function brokenBody(n: number, per: number): Json {

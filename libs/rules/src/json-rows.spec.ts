@@ -18,7 +18,7 @@ import {
   testEnv,
   training,
   type Json,
-} from './testing/spec-helpers';
+} from './testing/format-helpers';
 
 const H0 = 'declarations[0].holders[0]';
 const H1 = 'declarations[0].holders[1]';

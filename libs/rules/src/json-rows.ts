@@ -1,7 +1,7 @@
 import type { ReferenceListName } from './references';
 import type { DeclarationRequest } from './request';
 import type { RowLocator } from './row-checker';
-import type { ColumnSpec, KindTable } from './spec/types';
+import type { ColumnSpec, KindTable } from './format/types';
 import { formatFrDate, parseIsoDate } from './values/dates';
 import { hasValidNirKey } from './values/nir';
 import { asciiUpperCase, hasForbiddenCharacter, trimWhiteSpace } from './values/text';

@@ -20,7 +20,7 @@ import {
   training,
   withCells,
   generatedRows,
-} from './testing/spec-helpers';
+} from './testing/format-helpers';
 
 describe('the catalogue', () => {
   it.each(ISSUE_CODES)('%s has an English and a French message', (code) => {

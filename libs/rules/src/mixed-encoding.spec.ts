@@ -6,8 +6,8 @@
  */
 import { validateCsv } from './api';
 import { fixCsv, fixCsvFile } from './csv-fixer';
-import { findSpec } from './spec';
-import { adfRow } from './testing/spec-helpers';
+import { findSpec } from './format';
+import { adfRow } from './testing/format-helpers';
 import { testReferences } from './testing/fixtures';
 import { decodeText, decodeWindows1252, textEncoding } from './text-decoding';
 

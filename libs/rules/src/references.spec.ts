@@ -13,7 +13,7 @@ import {
   withCells,
   type Json,
   type Located,
-} from './testing/spec-helpers';
+} from './testing/format-helpers';
 
 /** Every list complete, NSF included (the fixtures always keep NSF partial), with each NSF group listed. */
 function allComplete(): ReferenceLists {

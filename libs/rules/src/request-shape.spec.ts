@@ -17,9 +17,9 @@ import {
   type JsonSchema,
   type ObjectShape,
 } from './request-shape';
-import { DECLARANTS, FILE_TYPES, SPEC_VERSIONS } from './spec';
-import type { ColumnSpec, FileType } from './spec/types';
-import { SPEC_2026_02 } from './spec/v2026-02';
+import { DECLARANTS, FILE_TYPES, SPEC_VERSIONS } from './format';
+import type { ColumnSpec, FileType } from './format/types';
+import { SPEC_2026_02 } from './format/v2026-02';
 import { validBody } from './testing/fixtures';
 import { asciiUpperCase, trimWhiteSpace } from './values/text';
 import {
@@ -31,7 +31,7 @@ import {
   requestError,
   training,
   type Json,
-} from './testing/spec-helpers';
+} from './testing/format-helpers';
 
 const SPEC = SPEC_2026_02;
 

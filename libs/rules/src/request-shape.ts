@@ -8,8 +8,8 @@ import {
   FILE_TYPES,
   SPEC_VERSIONS,
   findSpec,
-} from './spec';
-import type { ColumnSpec, ColumnType, Condition, FileType, SpecVersion } from './spec/types';
+} from './format';
+import type { ColumnSpec, ColumnType, Condition, FileType, SpecVersion } from './format/types';
 
 /**
  * The JSON body of POST /v1/files/generate and /v1/declarations/validate (SERVICE.md §2.1,

@@ -14,7 +14,7 @@ import {
   testEnv,
   training,
   type Json,
-} from './testing/spec-helpers';
+} from './testing/format-helpers';
 
 /** details.fields of an INVALID_REQUEST, as field names. */
 function problemFields(fn: () => unknown): string[] {

@@ -17,8 +17,8 @@ import {
   type ObjectShape,
 } from './request-shape';
 import type { FormulaPolicy } from './row-checker';
-import { findSpec } from './spec';
-import type { Declarant, FileType, SpecVersion } from './spec/types';
+import { findSpec } from './format';
+import type { Declarant, FileType, SpecVersion } from './format/types';
 
 /**
  * A request the format refuses before (or instead of) a validation response: its code (one of

@@ -3,7 +3,7 @@
  * exact entries (row, column, code and, for JSON, field) and the row counts.
  */
 import type { Issue } from './issues';
-import { SPEC_2026_02 } from './spec/v2026-02';
+import { SPEC_2026_02 } from './format/v2026-02';
 import { NIR_A, NIR_A_KEY, NIR_B, NIR_CORSICA, ROME_CODES } from './testing/fixtures';
 import {
   body,
@@ -20,7 +20,7 @@ import {
   type Json,
   type Kind,
   type Located,
-} from './testing/spec-helpers';
+} from './testing/format-helpers';
 
 interface Expected {
   errors?: Located[];

@@ -2,7 +2,7 @@ import type { IssueCode } from './codes';
 import type { IssueCollector } from './issues';
 import type { Reason } from './messages';
 import { REFERENCE_CODE_FORMATS, type ReferenceLists } from './references';
-import type { ColumnSpec, Condition, Declarant, KindTable, SpecVersion } from './spec/types';
+import type { ColumnSpec, Condition, Declarant, KindTable, SpecVersion } from './format/types';
 import { formatFrDate, parseFrDate, type DayNumber } from './values/dates';
 import { filingDeadline } from './values/filing-deadline';
 import { hasValidNirKey, isProvisionalNir, nirProblem } from './values/nir';

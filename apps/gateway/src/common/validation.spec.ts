@@ -1,7 +1,7 @@
 import type { ArgumentMetadata } from '@nestjs/common';
 import { ApiError, InvalidFieldsError } from '@ppfile/contract';
 import { FileIdParams, UploadForm } from '../files/dto/files.dto';
-import { ReferenceSearch } from '../spec/dto/spec-params.dto';
+import { ReferenceSearch } from '../format/dto/format-params.dto';
 import { ApiValidationPipe } from './validation';
 
 const pipe = new ApiValidationPipe();

@@ -2,7 +2,7 @@
  * Test data only (never imported by production code): the filing timetable of API.md §4 at every
  * boundary of its periods, shared by the unit tests of filingDeadline and of the row checks.
  */
-import type { Declarant } from '../spec/types';
+import type { Declarant } from '../format/types';
 import type { DayNumber } from '../values/dates';
 
 /**

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { DECLARANTS } from '../spec/types';
+import { DECLARANTS } from '../format/types';
 import { DEADLINE_BOUNDARIES } from '../testing/deadline-boundaries';
 import { daysInMonth } from './dates';
 import { filingDeadline, FILING_TIMETABLE, monthEndAfterQuarter } from './filing-deadline';

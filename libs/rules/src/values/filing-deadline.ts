@@ -1,4 +1,4 @@
-import type { Declarant } from '../spec/types';
+import type { Declarant } from '../format/types';
 import { daysInMonth, type DayNumber } from './dates';
 
 /**

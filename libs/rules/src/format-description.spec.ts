@@ -1,5 +1,5 @@
-import { describeSpec, searchReferences } from './spec-description';
-import { SPEC_2026_02 } from './spec/v2026-02';
+import { describeSpec, searchReferences } from './format-description';
+import { SPEC_2026_02 } from './format/v2026-02';
 import { testReferences } from './testing/fixtures';
 
 describe('describeSpec', () => {

@@ -5,15 +5,15 @@ import { ReferenceDirectory } from '@ppfile/refdata';
 import { template, templateFileName, TEMPLATE_CONTENT_TYPE } from '@ppfile/sheets';
 import type { GatewayRequest } from '../common/request-context';
 import { ApiValidationPipe, PathAndQuery } from '../common/validation';
-import { ReferenceSearch, SpecVersionParams, TemplateRequest } from './dto/spec-params.dto';
+import { ReferenceSearch, SpecVersionParams, TemplateRequest } from './dto/format-params.dto';
 
 /**
  * Its OpenAPI description (statuses, bodies, headers, examples) is libs/contract openapi.ts; its
- * parameters are checked by their DTOs (dto/spec-params.dto.ts) before a handler runs.
+ * parameters are checked by their DTOs (dto/format-params.dto.ts) before a handler runs.
  */
 @Controller('v1/spec')
 @UsePipes(ApiValidationPipe)
-export class SpecController {
+export class FormatController {
   constructor(@Inject(ReferenceDirectory) private readonly referenceData: ReferenceDirectory) {}
 
   @Get()

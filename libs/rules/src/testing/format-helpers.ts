@@ -8,8 +8,8 @@ import type { FileValidationResponse } from '../csv-validator';
 import type { Issue } from '../issues';
 import type { ReferenceLists } from '../references';
 import { RequestError } from '../request';
-import { SPEC_2026_02 } from '../spec/v2026-02';
-import type { Declarant, FileType } from '../spec/types';
+import { SPEC_2026_02 } from '../format/v2026-02';
+import type { Declarant, FileType } from '../format/types';
 import { NIR_A, SIRET_A, testReferences, validBody } from './fixtures';
 
 /** The validation day of every test unless stated: 22/11/2026, Europe/Paris. */

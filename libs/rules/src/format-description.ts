@@ -9,7 +9,7 @@ import {
   type Declarant,
   type Presence,
   type SpecVersion,
-} from './spec';
+} from './format';
 
 /** GET /v1/spec/{version} (API.md §9): the tables of a format version, as data for callers. */
 export interface SpecDescription {
