@@ -88,6 +88,12 @@ export class GatewayProcess {
     return null;
   }
 
+  /** SIGKILL to its process group: it dies where it stands, nothing of its shutdown runs. */
+  async kill(): Promise<void> {
+    if (this.child && this.alive) await stopGroup(this.child, 'SIGKILL');
+    this.child = null;
+  }
+
   async stop(): Promise<void> {
     if (this.child && this.alive) await stopGroup(this.child, 'SIGTERM');
     this.child = null;

@@ -5,7 +5,7 @@
  */
 export * from './basic-auth';
 export * from './clock';
-export * from './dependency-errors';
+export { DependencyUnavailableError, isDependencyDown } from '@ppfile/jobs';
 export * from './health';
 export * from './infra.module';
 export * from './job-queue';

@@ -26,7 +26,7 @@ import {
   UserStore,
   type Stores,
 } from '@ppfile/db';
-import { FileLifecycle, LEGACY_QUEUE_NAME, PayloadCipher, QUEUE_NAMES } from '@ppfile/jobs';
+import { FileLifecycle, FileProduction, LEGACY_QUEUE_NAME, PayloadCipher, QUEUE_NAMES } from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { CURRENT_SPEC_VERSION } from '@ppfile/rules';
 import { newRequestId } from '@ppfile/contract';
@@ -154,6 +154,24 @@ export class InfraModule {
       },
       JobQueue,
       HealthChecks,
+      {
+        provide: FileProduction,
+        useFactory: (
+          lifecycle: FileLifecycle,
+          stores: Stores,
+          references: ReferenceDirectory,
+          clock: Clock,
+          queue: JobQueue,
+        ) =>
+          new FileProduction({
+            lifecycle,
+            stores,
+            references: (version) => references.lists(version),
+            now: () => clock.now(),
+            enqueue: (fileId) => queue.enqueueGenerate(fileId),
+          }),
+        inject: [FileLifecycle, STORES, ReferenceDirectory, Clock, JobQueue],
+      },
       {
         provide: Metrics,
         useFactory: (queue: JobQueue, stores: Stores, health: HealthChecks) =>

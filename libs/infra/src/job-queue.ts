@@ -12,6 +12,7 @@ import {
   PayloadCipher,
   sealedUploadKeys,
   sealUploadInTurns,
+  DependencyUnavailableError,
   UPLOAD_JOB_RETENTION,
   UPLOAD_PAYLOAD_SECONDS,
   type QueueName,
@@ -25,7 +26,6 @@ import {
   type ValidateFileInput,
 } from '@ppfile/jobs';
 import type { FileValidationResponse } from '@ppfile/rules';
-import { DependencyUnavailableError } from './dependency-errors';
 import { HealthChecks } from './health';
 
 /** The backoff type of ppfile's jobs: the worker computes it (retryDelayMs: exponential, capped). */

@@ -3,5 +3,7 @@ export * from './payload-cipher';
 export * from './sealed-uploads';
 export * from './lifecycle';
 export * from './generation';
+export * from './file-production';
+export * from './dependency-errors';
 export * from './invariants';
 export * from './uploads';

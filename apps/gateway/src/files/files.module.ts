@@ -1,17 +1,16 @@
 import { Module } from '@nestjs/common';
 import { DeclarationsModule } from '../declarations/declarations.module';
 import { LimitsModule } from '../limits/limits.module';
-import { FileProduction } from './file-production';
 import { FileReader } from './file-reader';
 import { FilesController } from './files.controller';
 import { GenerateService } from './generate.service';
-import { IdempotentExecution } from './idempotent-execution';
+import { IdempotencyKeys } from './idempotency-keys';
 import { UploadValidation } from './upload-validation';
 
 /** /v1/files: generation (idempotent, in process or by a job), upload validation and fix, metadata and download. */
 @Module({
   imports: [LimitsModule, DeclarationsModule],
   controllers: [FilesController],
-  providers: [GenerateService, IdempotentExecution, FileProduction, UploadValidation, FileReader],
+  providers: [GenerateService, IdempotencyKeys, UploadValidation, FileReader],
 })
 export class FilesModule {}

@@ -3,14 +3,13 @@ import { Processor } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
 import { FileStore } from '@ppfile/db';
 import { Clock, isDependencyDown } from '@ppfile/infra';
-import { failUnfinishable, FileLifecycle, runGeneration, type GenerateJobData } from '@ppfile/jobs';
-import { ReferenceDirectory } from '@ppfile/refdata';
+import { failUnfinishable, FileLifecycle, FileProduction, type GenerateJobData } from '@ppfile/jobs';
 import { GenerationPool } from './generation-pool';
 import { JobHost } from './job-host';
 
 /**
  * `generate`: the large generations the gateway hands off (API.md §8). The job id is the file id;
- * running it twice stores the same object and counts once (libs/jobs runGeneration). The result is
+ * running it twice stores the same object and counts once (libs/jobs FileProduction.runQueued). The result is
  * the file record itself: the waiting request reads it from PostgreSQL.
  */
 @Processor('generate')
@@ -20,7 +19,7 @@ export class GenerateProcessor extends JobHost {
   constructor(
     @Inject(FileLifecycle) private readonly lifecycle: FileLifecycle,
     @Inject(FileStore) private readonly files: FileStore,
-    @Inject(ReferenceDirectory) private readonly references: ReferenceDirectory,
+    @Inject(FileProduction) private readonly production: FileProduction,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(GenerationPool) private readonly threads: GenerationPool,
   ) {
@@ -28,15 +27,9 @@ export class GenerateProcessor extends JobHost {
   }
 
   protected async handle(job: Job<GenerateJobData>): Promise<{ status: string; rows?: number }> {
-    const record = await this.files.getFileRecord(job.data.fileId);
+    const final = await this.production.runQueued(job.data.fileId, (task) => this.threads.generate(task));
     // A record that does not exist was never accepted (its transaction rolled back): nothing to do.
-    if (!record) return { status: 'missing' };
-    const final = await runGeneration(this.lifecycle, record, {
-      references: (v) => this.references.lists(v),
-      now: () => this.clock.now(),
-      generate: (task) => this.threads.generate(task),
-    });
-    return { status: final.status, rows: final.rows };
+    return final ? { status: final.status, rows: final.rows } : { status: 'missing' };
   }
 
   /**

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Piscina } from 'piscina';
-import { generateFromBody, type GenerationOutcome, type GenerationTask } from '@ppfile/jobs';
+import { generateFile, type GenerationOutcome, type GenerationTask } from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { WORKER_CONFIG, type WorkerConfig } from '../config';
 
@@ -40,7 +40,7 @@ export class GenerationPool implements OnApplicationShutdown {
   }
 
   async generate(task: GenerationTask): Promise<GenerationOutcome> {
-    if (!this.pool) return generateFromBody(task, (v) => this.references.lists(v));
+    if (!this.pool) return generateFile(task, (v) => this.references.lists(v));
     const outcome = (await this.pool.run(task)) as GenerationOutcome;
     // Across the thread boundary a Buffer arrives as a Uint8Array: the file's bytes, as a Buffer again.
     if (outcome.ok) {

@@ -1,5 +1,5 @@
 import { workerData } from 'node:worker_threads';
-import { generateFromBody, type GenerationOutcome, type GenerationTask } from '@ppfile/jobs';
+import { generateFile, type GenerationOutcome, type GenerationTask } from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
 
 /**
@@ -11,5 +11,5 @@ const references = new ReferenceDirectory(
 );
 
 export default function generate(task: GenerationTask): GenerationOutcome {
-  return generateFromBody(task, (version) => references.lists(version));
+  return generateFile(task, (version) => references.lists(version));
 }
