@@ -10,7 +10,7 @@ import {
   type FailureStore,
   type ThrottleCounter,
   type ThrottleVerdict,
-} from '../operators/operator-throttle';
+} from '@ppfile/infra';
 
 /**
  * Failures allowed within one window (15 minutes from the first failure a counter holds); past any

@@ -18,7 +18,7 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { PLANS } from '@ppfile/db';
-import { Clock } from '@ppfile/infra';
+import { Clock, RateLimiter } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import {
   createCsvValidator,
@@ -29,7 +29,6 @@ import {
 } from '@ppfile/rules';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { countDataLines } from '../files/upload-validation';
-import { RateLimiter } from '../limits/rate-limiter';
 import { ROW_LIMITS } from '../limits/row-limit';
 import { DashboardExceptionFilter, sendPage } from './dashboard-errors';
 import { readPageForm, TryFields } from './forms';
