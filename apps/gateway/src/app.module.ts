@@ -17,13 +17,13 @@ import { GATEWAY_CONFIG, servicesOf, type GatewayConfig } from './config';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { dashboardFormBody, DashboardSessionMiddleware } from './dashboard/session.middleware';
 import { DeclarationsModule } from './declarations/declarations.module';
-import { DEFERRED_BODY_BYTES } from './declarations/rules-pool';
 import { FilesModule } from './files/files.module';
-import { uploadBody } from './files/upload-body.middleware';
 import { HealthModule } from './health/health.module';
 import { bullBoardModules } from './operators/bull-board';
 import { OPERATOR_GATE, operatorGateProvider } from './operators/operator-auth';
 import { FormatModule } from './format/format.module';
+import { DEFERRED_BODY_BYTES } from './uploads/rules-pool';
+import { uploadBody } from './uploads/upload-body.middleware';
 
 export interface AppModuleOptions {
   /** Tests move time by hand; production uses the system clock. */

@@ -139,7 +139,7 @@ export class GatewayEnvironment extends ServicesEnvironment {
   @EnvInt(0, 10_000_000)
   TEST_ROWS_PER_MONTH = 1000;
 
-  /** Default: cores − 1, 2 to 4 (declarations/rules-pool.ts). */
+  /** Default: cores − 1, 2 to 4 (uploads/rules-pool.ts). */
   @OptionalEnvInt(0, 64)
   RULES_THREADS?: number;
 

@@ -21,6 +21,7 @@ import { PLANS } from '@ppfile/db';
 import { Clock, RateLimiter } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import {
+  countDataLines,
   createCsvValidator,
   parisDay,
   RequestError,
@@ -28,7 +29,6 @@ import {
   type Lang,
 } from '@ppfile/rules';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
-import { countDataLines } from '../files/upload-validation';
 import { ROW_LIMITS } from '../limits/row-limit';
 import { DashboardExceptionFilter, sendPage } from './dashboard-errors';
 import { readPageForm, TryFields } from './forms';

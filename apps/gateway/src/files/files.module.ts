@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DeclarationsModule } from '../declarations/declarations.module';
 import { LimitsModule } from '../limits/limits.module';
+import { UploadsModule } from '../uploads/uploads.module';
 import { FileProduction } from './file-production';
 import { FileReader } from './file-reader';
 import { FilesController } from './files.controller';
@@ -10,7 +10,7 @@ import { UploadValidation } from './upload-validation';
 
 /** /v1/files: generation (idempotent, in process or by a job), upload validation and fix, metadata and download. */
 @Module({
-  imports: [LimitsModule, DeclarationsModule],
+  imports: [LimitsModule, UploadsModule],
   controllers: [FilesController],
   providers: [GenerateService, IdempotentExecution, FileProduction, UploadValidation, FileReader],
 })
