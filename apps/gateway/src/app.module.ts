@@ -6,6 +6,7 @@ import {
   type NestModule,
 } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
+import { DashboardModule, dashboardFormBody, DashboardSessionMiddleware } from '@ppfile/dashboard';
 import { InfraModule, type Clock, type RootLogger } from '@ppfile/infra';
 import { ApiKeyMiddleware } from './auth/api-key.middleware';
 import { AuthModule } from './auth/auth.module';
@@ -13,9 +14,7 @@ import { ApiExceptionFilter } from './common/api-exception.filter';
 import { Draining } from './common/draining';
 import { BodyBudget } from './common/body-budget';
 import { jsonBody } from './common/json-body.middleware';
-import { GATEWAY_CONFIG, servicesOf, type GatewayConfig } from './config';
-import { DashboardModule } from './dashboard/dashboard.module';
-import { dashboardFormBody, DashboardSessionMiddleware } from './dashboard/session.middleware';
+import { dashboardOptionsOf, GATEWAY_CONFIG, servicesOf, type GatewayConfig } from './config';
 import { DeclarationsModule } from './declarations/declarations.module';
 import { FilesModule } from './files/files.module';
 import { HealthModule } from './health/health.module';
@@ -59,7 +58,7 @@ export class AppModule implements NestModule {
         FormatModule,
         DeclarationsModule,
         FilesModule,
-        DashboardModule,
+        DashboardModule.forRoot(dashboardOptionsOf(config)),
         ...bullBoardModules(config),
       ],
       providers: [

@@ -17,6 +17,7 @@ import {
   type TrustProxy,
   withoutTrailingSlashes,
 } from '@ppfile/config';
+import type { DashboardOptions } from '@ppfile/dashboard';
 
 /** The gateway's validated configuration, injected by this token (AppModule provides it). */
 export const GATEWAY_CONFIG = Symbol('GatewayConfig');
@@ -95,6 +96,17 @@ export function servicesOf(config: GatewayConfig): ServicesConfig {
     processingLeaseSeconds: config.processingLeaseSeconds,
     shutdownGraceSeconds: config.shutdownGraceSeconds,
     logLevel: config.logLevel,
+  };
+}
+
+/** What the dashboard it mounts reads of the gateway's configuration (libs/dashboard). */
+export function dashboardOptionsOf(config: GatewayConfig): DashboardOptions {
+  return {
+    publicBaseUrl: config.publicBaseUrl,
+    secret: config.payloadEncryptionKey,
+    keyPrefix: config.queue.prefix,
+    rateLimitScale: config.rateLimitScale,
+    testRowsPerMonth: config.testRowsPerMonth,
   };
 }
 
