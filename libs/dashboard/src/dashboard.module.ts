@@ -67,7 +67,8 @@ export class DashboardModule {
         DashboardAuth,
         DashboardSessionMiddleware,
       ],
-      exports: [DashboardSessionMiddleware],
+      // The mounting module applies the middleware, so it resolves the middleware's options too.
+      exports: [DashboardSessionMiddleware, DASHBOARD_OPTIONS],
     };
   }
 }
