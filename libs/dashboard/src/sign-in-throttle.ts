@@ -56,8 +56,9 @@ export interface SignInClient {
 
 /**
  * The one place dashboard sign-in failures are counted (sign-in and the current password of the
- * password form), with the operator throttle's store: atomic per attempt, in Redis under
- * `<QUEUE_PREFIX>:dashboard:opauth:` (shared by the replicas), in memory while Redis is unreachable.
+ * password form), with libs/infra's throttle store, as the operators' gate is: atomic per attempt,
+ * in Redis under `<QUEUE_PREFIX>:dashboard:opauth:` (shared by the replicas), in memory while Redis
+ * is unreachable.
  */
 export class SignInThrottle {
   constructor(
