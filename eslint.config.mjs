@@ -19,6 +19,7 @@ const LAYERS = {
   storage: 2,
   jobs: 3,
   infra: 4,
+  dashboard: 5,
 };
 /**
  * Lower-layer libraries a library still may not import. libs/client is the API as a caller sees it
@@ -32,6 +33,7 @@ const EXCLUDED = {
   storage: ['client'],
   jobs: ['client'],
   infra: ['client'],
+  dashboard: ['client'],
 };
 const FRAMEWORK_AND_IO = {
   regex: '^(@nestjs/|@prisma/|(node:)?fs(/|$)|(express|prisma|bullmq|ioredis|minio|pg)(/|$))',
@@ -55,6 +57,11 @@ const PACKAGE_BANS = {
 };
 const TESTS = ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/testing/**', '**/test/**'];
 const APPS = ['gateway', 'worker', 'cli'];
+/**
+ * Libraries only some apps may import: the dashboard is the gateway's pages (the worker serves no
+ * HTTP pages, the CLI loads no Nest).
+ */
+const APP_ONLY = { dashboard: ['gateway'] };
 /** Files deeper than this below libs/<lib> or apps/<app> get this depth's relative-path check. */
 const MAX_DEPTH = 8;
 
@@ -87,6 +94,12 @@ function appPatterns(app) {
       message: `${RULE}: an app never imports another app (apps/${app} may import only libraries).`,
     },
     { regex: '^/?libs(/|$)', message: `${RULE}: import a library through its @ppfile/<lib> alias.` },
+    ...Object.entries(APP_ONLY)
+      .filter(([, apps]) => !apps.includes(app))
+      .map(([lib, apps]) => ({
+        regex: `^@ppfile/${lib}(/|$)`,
+        message: `${RULE}: libs/${lib} is imported only by ${apps.map((a) => `apps/${a}`).join(', ')}.`,
+      })),
   ];
 }
 

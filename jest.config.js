@@ -11,8 +11,9 @@ const swc = [
   },
 ];
 const moduleNameMapper = {
-  '^@ppfile/(rules|refdata|storage|db|jobs|config|contract|infra|client|sheets)$': '<rootDir>/libs/$1/src',
-  '^@ppfile/(rules|refdata|storage|db|jobs|config|contract|infra|client|sheets)/(.*)$':
+  '^@ppfile/(rules|refdata|storage|db|jobs|config|contract|infra|dashboard|client|sheets)$':
+    '<rootDir>/libs/$1/src',
+  '^@ppfile/(rules|refdata|storage|db|jobs|config|contract|infra|dashboard|client|sheets)/(.*)$':
     '<rootDir>/libs/$1/src/$2',
 };
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };

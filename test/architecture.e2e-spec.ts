@@ -86,6 +86,22 @@ describe('the layer rule (eslint no-restricted-imports)', () => {
         filePath: 'libs/sheets/src/x.ts',
         code: "import { importSheet } from './importer';\nimport { fixCsv } from '@ppfile/rules';\nexport const r = [importSheet, fixCsv];\n",
       },
+      {
+        filePath: 'libs/infra/src/x.ts',
+        code: "import { DashboardModule } from '@ppfile/dashboard';\nexport const m = DashboardModule;\n",
+      },
+      {
+        filePath: 'apps/worker/src/x.ts',
+        code: "import { DashboardModule } from '@ppfile/dashboard';\nexport const m = DashboardModule;\n",
+      },
+      {
+        filePath: 'apps/gateway/src/x.ts',
+        code: "import { DashboardModule } from '@ppfile/dashboard';\nexport const m = DashboardModule;\n",
+      },
+      {
+        filePath: 'libs/dashboard/src/x.ts',
+        code: "import { Clock } from '@ppfile/infra';\nimport { GATEWAY_CONFIG } from '../../../apps/gateway/src/config';\nexport const r = [Clock, GATEWAY_CONFIG];\n",
+      },
     ]);
   }, 60_000);
 
@@ -119,5 +135,12 @@ describe('the layer rule (eslint no-restricted-imports)', () => {
       expect.stringContaining('libs/sheets is layer 1'),
     ]);
     expect(errors[7]).toEqual([]);
+  });
+
+  it('keeps libs/dashboard (layer 5) on top, imported by the gateway only, and out of apps/', () => {
+    expect(errors[8]).toEqual([expect.stringContaining('libs/infra is layer 4')]);
+    expect(errors[9]).toEqual([expect.stringContaining('libs/dashboard is imported only by apps/gateway')]);
+    expect(errors[10]).toEqual([]);
+    expect(errors[11]).toEqual([expect.stringContaining('climbs out of libs/dashboard')]);
   });
 });

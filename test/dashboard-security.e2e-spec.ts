@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { escapeHtml } from '../apps/gateway/src/dashboard/html';
-import { MESSAGES } from '../apps/gateway/src/dashboard/i18n';
+import { escapeHtml } from '@ppfile/dashboard/html';
+import { MESSAGES } from '@ppfile/dashboard/i18n';
 import { startGateway, type Gateway } from './support/gateway';
 import { suiteLogs } from './support/logs';
 

@@ -6,6 +6,7 @@ import {
   type NestModule,
 } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
+import { DashboardModule, dashboardFormBody, DashboardSessionMiddleware } from '@ppfile/dashboard';
 import { InfraModule, type Clock, type RootLogger } from '@ppfile/infra';
 import { ApiKeyMiddleware } from './auth/api-key.middleware';
 import { AuthModule } from './auth/auth.module';
@@ -13,17 +14,15 @@ import { ApiExceptionFilter } from './common/api-exception.filter';
 import { Draining } from './common/draining';
 import { BodyBudget } from './common/body-budget';
 import { jsonBody } from './common/json-body.middleware';
-import { GATEWAY_CONFIG, servicesOf, type GatewayConfig } from './config';
-import { DashboardModule } from './dashboard/dashboard.module';
-import { dashboardFormBody, DashboardSessionMiddleware } from './dashboard/session.middleware';
+import { dashboardOptionsOf, GATEWAY_CONFIG, servicesOf, type GatewayConfig } from './config';
 import { DeclarationsModule } from './declarations/declarations.module';
-import { DEFERRED_BODY_BYTES } from './declarations/rules-pool';
 import { FilesModule } from './files/files.module';
-import { uploadBody } from './files/upload-body.middleware';
 import { HealthModule } from './health/health.module';
 import { bullBoardModules } from './operators/bull-board';
 import { OPERATOR_GATE, operatorGateProvider } from './operators/operator-auth';
 import { FormatModule } from './format/format.module';
+import { DEFERRED_BODY_BYTES } from './uploads/rules-pool';
+import { uploadBody } from './uploads/upload-body.middleware';
 
 export interface AppModuleOptions {
   /** Tests move time by hand; production uses the system clock. */
@@ -59,7 +58,7 @@ export class AppModule implements NestModule {
         FormatModule,
         DeclarationsModule,
         FilesModule,
-        DashboardModule,
+        DashboardModule.forRoot(dashboardOptionsOf(config)),
         ...bullBoardModules(config),
       ],
       providers: [

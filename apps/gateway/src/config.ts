@@ -17,6 +17,7 @@ import {
   type TrustProxy,
   withoutTrailingSlashes,
 } from '@ppfile/config';
+import type { DashboardOptions } from '@ppfile/dashboard';
 
 /** The gateway's validated configuration, injected by this token (AppModule provides it). */
 export const GATEWAY_CONFIG = Symbol('GatewayConfig');
@@ -98,6 +99,17 @@ export function servicesOf(config: GatewayConfig): ServicesConfig {
   };
 }
 
+/** What the dashboard it mounts reads of the gateway's configuration (libs/dashboard). */
+export function dashboardOptionsOf(config: GatewayConfig): DashboardOptions {
+  return {
+    publicBaseUrl: config.publicBaseUrl,
+    secret: config.payloadEncryptionKey,
+    keyPrefix: config.queue.prefix,
+    rateLimitScale: config.rateLimitScale,
+    testRowsPerMonth: config.testRowsPerMonth,
+  };
+}
+
 /**
  * The gateway's variables (API.md §13) besides the shared ones, with their defaults and bounds. One
  * class per app over a shared base: the apps' defaults differ (DATABASE_POOL_MAX) and each sets no
@@ -139,7 +151,7 @@ export class GatewayEnvironment extends ServicesEnvironment {
   @EnvInt(0, 10_000_000)
   TEST_ROWS_PER_MONTH = 1000;
 
-  /** Default: cores − 1, 2 to 4 (declarations/rules-pool.ts). */
+  /** Default: cores − 1, 2 to 4 (uploads/rules-pool.ts). */
   @OptionalEnvInt(0, 64)
   RULES_THREADS?: number;
 

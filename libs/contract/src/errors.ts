@@ -27,6 +27,9 @@ export const REQUEST_ERROR_STATUS: Readonly<Record<RequestErrorCode, number>> = 
   INTERNAL_ERROR: 500,
 };
 
+/** Seconds a client should wait before retrying after a 503 (a dependency is down): the API's and the dashboard's. */
+export const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
+
 /** The HTTP error body of API.md §6. */
 export interface ErrorBody {
   error: { code: string; message: string; details: Record<string, unknown>; request_id: string };

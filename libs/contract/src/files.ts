@@ -1,4 +1,11 @@
-import { DECLARANTS, FILE_TYPES, type Declarant, type FileType, type Lang } from '@ppfile/rules';
+import {
+  CURRENT_LIMITS,
+  DECLARANTS,
+  FILE_TYPES,
+  type Declarant,
+  type FileType,
+  type Lang,
+} from '@ppfile/rules';
 
 /** The words a file record is made of, one vocabulary for the stores, the jobs and the apps. */
 export { DECLARANTS, FILE_TYPES };
@@ -39,4 +46,42 @@ export type FileTransition = {
 
 export function isFileTransition(from: FileStatus, to: FileStatus): boolean {
   return (FILE_TRANSITIONS[from] as readonly FileStatus[]).includes(to);
+}
+
+/** What a file's record says of its state (libs/db FileRecord has these fields and more). */
+export interface FileState {
+  status: FileStatus;
+  stored: boolean;
+  objectKey: string | null;
+  createdAt: Date;
+  expiresAt: Date | null;
+}
+
+/** Expired: swept already, or stored and past its retention (the sweep may not have run yet). */
+export function isExpired(record: FileState, now: Date): boolean {
+  return (
+    record.status === 'expired' ||
+    (record.status === 'available' && !!record.expiresAt && record.expiresAt <= now)
+  );
+}
+
+export type DownloadState =
+  | { kind: 'not_stored' }
+  | { kind: 'processing' }
+  | { kind: 'failed' }
+  | { kind: 'expired'; retentionHours: number }
+  | { kind: 'available'; objectKey: string };
+
+/** What a download of this record answers, by its state (a pure function, unit-tested for each). */
+export function downloadState(record: FileState, now: Date): DownloadState {
+  if (!record.stored || record.status === 'not_stored') return { kind: 'not_stored' };
+  if (record.status === 'processing') return { kind: 'processing' };
+  if (record.status === 'failed') return { kind: 'failed' };
+  if (isExpired(record, now) || !record.objectKey) {
+    const retentionHours = record.expiresAt
+      ? Math.round((record.expiresAt.getTime() - record.createdAt.getTime()) / 3600_000)
+      : CURRENT_LIMITS.maxRetentionHours;
+    return { kind: 'expired', retentionHours };
+  }
+  return { kind: 'available', objectKey: record.objectKey };
 }

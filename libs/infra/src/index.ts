@@ -1,7 +1,7 @@
 /**
  * @ppfile/infra — the Nest module both apps import: the shared clients and stores built once from
- * the validated configuration, the queue, the file lifecycle, the Redis policy, and which errors
- * mean a dependency is down.
+ * the validated configuration, the queue, the file lifecycle, the Redis policy, which errors mean a
+ * dependency is down, and the limits' stores in Redis (the per-minute limiter, sign-in failures).
  */
 export * from './basic-auth';
 export * from './clock';
@@ -9,6 +9,8 @@ export { DependencyUnavailableError, isDependencyDown } from '@ppfile/jobs';
 export * from './health';
 export * from './infra.module';
 export * from './job-queue';
+export * from './limits/rate-limiter';
+export * from './limits/throttle-store';
 export * from './observability/dependency-log';
 export * from './observability/logger';
 export * from './observability/metrics';

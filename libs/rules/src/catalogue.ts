@@ -3,9 +3,10 @@ import type { Lang } from './messages';
 /**
  * The one shape of every catalogue of words in ppfile — the format's messages (libs/rules), the
  * HTTP contract's (libs/contract), the command line's words (apps/cli) and the dashboard's texts
- * (apps/gateway/src/dashboard/i18n.ts): each entry holds its text in every language, side by side,
- * a string or a function of the entry's parameters. A catalogue may group entries in sections. An
- * entry missing a language fails `tsc`; `localize` and `inLanguage` are the one lookup.
+ * (libs/dashboard, one catalogue a page joined in i18n.ts): each entry holds its text in every
+ * language, side by side, a string or a function of the entry's parameters. A catalogue may group
+ * entries in sections. An entry missing a language fails `tsc`; `localize` and `inLanguage` are the
+ * one lookup.
  */
 export type Localized<T> = { readonly [L in Lang]: T };
 

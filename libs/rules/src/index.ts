@@ -6,6 +6,7 @@ export * from './api';
 export * from './codes';
 export * from './csv-validator';
 export * from './csv-writer';
+export * from './data-lines';
 export * from './file-name';
 export * from './issues';
 export * from './json-rows';

@@ -2,10 +2,10 @@ import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Response } from 'express';
 import { ApiError } from '@ppfile/contract';
 import { ApiKeyStore, PLANS } from '@ppfile/db';
+import { RateLimiter, type RateLimitResult } from '@ppfile/infra';
 import { sendApiError } from '../common/api-exception.filter';
 import type { GatewayRequest } from '../common/request-context';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
-import { RateLimiter, type RateLimitResult } from '../limits/rate-limiter';
 import { KeyCache } from './key-cache';
 
 /** Unauthenticated requests are limited per client address (API.md §6). */

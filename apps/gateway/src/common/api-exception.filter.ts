@@ -5,15 +5,13 @@ import {
   errorBody,
   REQUEST_ERROR_STATUS,
   requestErrorMessage,
+  RETRY_AFTER_UNAVAILABLE_SECONDS,
   type ErrorBody,
   type RequestErrorCode,
 } from '@ppfile/contract';
 import { framesOf, isDependencyDown } from '@ppfile/infra';
 import { CURRENT_LIMITS, RequestError } from '@ppfile/rules';
 import type { GatewayRequest } from './request-context';
-
-/** Seconds a client should wait before retrying after a 503 (a dependency is down). */
-export const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 
 /**
  * The one place that writes the error body of API.md §6. Unexpected errors become 500 without a

@@ -29,7 +29,7 @@ import helmet, { strictTransportSecurity } from 'helmet';
  */
 export const HTML_PAGE_PREFIXES: readonly string[] = ['/docs', '/admin/queues'];
 
-/** The dashboard's pages and assets (apps/gateway/src/dashboard). */
+/** The dashboard's pages and assets (libs/dashboard, mounted by AppModule). */
 export const DASHBOARD_PREFIX = '/dashboard';
 
 /** The dashboard's CSP: its own stylesheet, script and icon; nothing inline, nothing from elsewhere. */

@@ -1,6 +1,7 @@
 import type { ArgumentMetadata } from '@nestjs/common';
 import { ApiError, InvalidFieldsError } from '@ppfile/contract';
-import { FileIdParams, UploadForm } from '../files/dto/files.dto';
+import { FileIdParams } from '../files/dto/files.dto';
+import { UploadForm } from '../uploads/dto/upload-form.dto';
 import { ReferenceSearch } from '../format/dto/format-params.dto';
 import { ApiValidationPipe } from './validation';
 

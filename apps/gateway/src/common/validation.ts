@@ -7,7 +7,7 @@ import {
   type PipeTransform,
   type ValidationPipeOptions,
 } from '@nestjs/common';
-import { plainToInstance, Transform } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   getMetadataStorage,
   IsDefined,
@@ -18,7 +18,6 @@ import {
   Max,
   Min,
   ValidateBy,
-  validateSync,
   type ValidationError,
   type ValidationOptions,
 } from 'class-validator';
@@ -232,22 +231,4 @@ function undeclaredFields(Dto: new () => object, value: object): FieldProblemTex
   return Object.keys(value)
     .filter((name) => !declared.has(name))
     .map((field) => ({ field, message: words('unknown') }));
-}
-
-/**
- * A form validated outside the pipe (the dashboard's: its problems are shown on its page, not
- * answered as JSON): the DTO, and each failed field with its constraint's context.
- */
-export function readForm<T extends object>(
-  Form: new () => T,
-  body: unknown,
-): { form: T; problems: { field: string; context: unknown }[] } {
-  const plain = typeof body === 'object' && body !== null ? { ...body } : {};
-  const form = plainToInstance(Form, plain);
-  const errors = validateSync(form, { whitelist: true, stopAtFirstError: true });
-  const problems = errors.map((e) => {
-    const name = Object.keys(e.constraints ?? {})[0];
-    return { field: e.property, context: name ? (e.contexts?.[name] as unknown) : undefined };
-  });
-  return { form, problems };
 }

@@ -1,15 +1,15 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, UploadedFile, UsePipes } from '@nestjs/common';
 import { parisDay, type DeclarationValidationResponse } from '@ppfile/rules';
 import type { ImportResult } from '@ppfile/sheets';
-import { ImportForm, UploadFormFields } from '../files/dto/files.dto';
-import { ApiValidationPipe } from '../common/validation';
-import type { GatewayRequest } from '../common/request-context';
 import { Clock } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
+import { ApiValidationPipe } from '../common/validation';
+import type { GatewayRequest } from '../common/request-context';
 import { rowLimit } from '../limits/row-limit';
-import { RulesPool } from './rules-pool';
-import { UploadWork } from './upload-work';
-import { validateBody } from './rules-task';
+import { ImportForm, UploadFormFields } from '../uploads/dto/upload-form.dto';
+import { RulesPool } from '../uploads/rules-pool';
+import { validateBody } from '../uploads/rules-task';
+import { UploadWork } from '../uploads/upload-work';
 
 /** Its OpenAPI description (statuses, bodies, headers, examples) is libs/contract openapi.ts. */
 @Controller('v1/declarations')

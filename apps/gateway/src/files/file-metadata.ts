@@ -1,3 +1,4 @@
+import { isExpired } from '@ppfile/contract';
 import type { FileRecord } from '@ppfile/db';
 
 /** GET /v1/files/{id} (API.md §7). A stored file past its retention reads `expired` even before the sweep. */
@@ -25,12 +26,4 @@ export function fileMetadata(record: FileRecord, now: Date, baseUrl: string): Re
 
 export function downloadUrl(baseUrl: string, fileId: string): string {
   return `${baseUrl}/v1/files/${fileId}/download`;
-}
-
-/** Expired: swept already, or stored and past its retention (the sweep may not have run yet). */
-export function isExpired(record: FileRecord, now: Date): boolean {
-  return (
-    record.status === 'expired' ||
-    (record.status === 'available' && !!record.expiresAt && record.expiresAt <= now)
-  );
 }

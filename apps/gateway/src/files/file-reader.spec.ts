@@ -1,6 +1,6 @@
 import type { FileRecord } from '@ppfile/db';
 import { fileMetadata } from './file-metadata';
-import { downloadState } from './file-reader';
+import { downloadState } from '@ppfile/contract';
 
 /** Every state a file can be in, and what its download and its metadata answer (API.md §6–§7). */
 const created = new Date('2026-11-22T10:00:00.000Z');

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError, FILE_ID } from '@ppfile/contract';
+import { ApiError, downloadState, FILE_ID } from '@ppfile/contract';
 import { FileStore, type FileRecord } from '@ppfile/db';
 import { Clock } from '@ppfile/infra';
-import { CURRENT_LIMITS } from '@ppfile/rules';
 import { ObjectStorage } from '@ppfile/storage';
 import type { Principal } from '../common/request-context';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
-import { fileMetadata, isExpired } from './file-metadata';
+import { fileMetadata } from './file-metadata';
 
 /** Seconds a client should wait before asking again for a file still processing. */
 export const PROCESSING_RETRY_AFTER_SECONDS = 5;
@@ -61,25 +60,4 @@ export class FileReader {
     if (!record || record.apiKeyId !== principal.keyId) throw new ApiError('NOT_FOUND');
     return record;
   }
-}
-
-export type DownloadState =
-  | { kind: 'not_stored' }
-  | { kind: 'processing' }
-  | { kind: 'failed' }
-  | { kind: 'expired'; retentionHours: number }
-  | { kind: 'available'; objectKey: string };
-
-/** What a download of this record answers, by its state (a pure function, unit-tested for each). */
-export function downloadState(record: FileRecord, now: Date): DownloadState {
-  if (!record.stored || record.status === 'not_stored') return { kind: 'not_stored' };
-  if (record.status === 'processing') return { kind: 'processing' };
-  if (record.status === 'failed') return { kind: 'failed' };
-  if (isExpired(record, now) || !record.objectKey) {
-    const retentionHours = record.expiresAt
-      ? Math.round((record.expiresAt.getTime() - record.createdAt.getTime()) / 3600_000)
-      : CURRENT_LIMITS.maxRetentionHours;
-    return { kind: 'expired', retentionHours };
-  }
-  return { kind: 'available', objectKey: record.objectKey };
 }

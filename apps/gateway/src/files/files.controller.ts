@@ -19,7 +19,8 @@ import type { GatewayRequest } from '../common/request-context';
 import { ApiValidationPipe } from '../common/validation';
 import { FileReader, PROCESSING_RETRY_AFTER_SECONDS } from './file-reader';
 import { GenerateService } from './generate.service';
-import { FileIdParams, UploadForm, UploadFormFields } from './dto/files.dto';
+import { UploadForm, UploadFormFields } from '../uploads/dto/upload-form.dto';
+import { FileIdParams } from './dto/files.dto';
 import { UploadValidation } from './upload-validation';
 import type { Reply } from './reply';
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DeclarationsModule } from '../declarations/declarations.module';
 import { LimitsModule } from '../limits/limits.module';
+import { UploadsModule } from '../uploads/uploads.module';
 import { FileReader } from './file-reader';
 import { FilesController } from './files.controller';
 import { GenerateService } from './generate.service';
@@ -9,7 +9,7 @@ import { UploadValidation } from './upload-validation';
 
 /** /v1/files: generation (idempotent, in process or by a job), upload validation and fix, metadata and download. */
 @Module({
-  imports: [LimitsModule, DeclarationsModule],
+  imports: [LimitsModule, UploadsModule],
   controllers: [FilesController],
   providers: [GenerateService, IdempotencyKeys, UploadValidation, FileReader],
 })

@@ -4,6 +4,7 @@ import { Clock, JobQueue } from '@ppfile/infra';
 import { validateInSlices } from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import {
+  countDataLines,
   createCsvValidator,
   parisDay,
   resolveKind,
@@ -11,10 +12,10 @@ import {
   type FixResponse,
   type Lang,
 } from '@ppfile/rules';
-import { UploadWork } from '../declarations/upload-work';
+import { UploadWork } from '../uploads/upload-work';
 import type { Principal } from '../common/request-context';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
-import type { UploadForm } from './dto/files.dto';
+import type { UploadForm } from '../uploads/dto/upload-form.dto';
 import { rowLimit } from '../limits/row-limit';
 import { Units } from '../limits/units';
 
@@ -120,13 +121,4 @@ export class UploadValidation {
     await this.units.commit(reservation, v.file_rejected ? 0 : v.rows_total);
     return result;
   }
-}
-
-/** Lines after the header: an upper bound of the rows, known before any analysis (for the quota). */
-export function countDataLines(bytes: Buffer): number {
-  if (bytes.length === 0) return 0;
-  let lines = 0;
-  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) lines++;
-  if (bytes[bytes.length - 1] !== 10) lines++;
-  return Math.max(0, lines - 1);
 }

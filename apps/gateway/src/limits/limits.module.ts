@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { Clock } from '@ppfile/infra';
+import { Clock, RateLimiter } from '@ppfile/infra';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
-import { RateLimiter } from './rate-limiter';
 import { Units } from './units';
 
 /** Per-minute limits (Redis, shared by every replica) and monthly units (the ledger in PostgreSQL). */

@@ -6,7 +6,7 @@ import { BodyBytes, MAX_BODY_BYTES } from '../common/json-body.middleware';
 import type { GatewayRequest } from '../common/request-context';
 
 /**
- * The form's limits: one file, a few short fields (files/dto names the fields each form takes); an
+ * The form's limits: one file, a few short fields (dto/ names the fields each form takes); an
  * import's `mapping` (a JSON object of headers) is the longest.
  */
 const FIELD_BYTES = 16 * 1024;

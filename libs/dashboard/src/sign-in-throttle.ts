@@ -10,7 +10,7 @@ import {
   type FailureStore,
   type ThrottleCounter,
   type ThrottleVerdict,
-} from '../operators/operator-throttle';
+} from '@ppfile/infra';
 
 /**
  * Failures allowed within one window (15 minutes from the first failure a counter holds); past any
@@ -56,8 +56,9 @@ export interface SignInClient {
 
 /**
  * The one place dashboard sign-in failures are counted (sign-in and the current password of the
- * password form), with the operator throttle's store: atomic per attempt, in Redis under
- * `<QUEUE_PREFIX>:dashboard:opauth:` (shared by the replicas), in memory while Redis is unreachable.
+ * password form), with libs/infra's throttle store, as the operators' gate is: atomic per attempt,
+ * in Redis under `<QUEUE_PREFIX>:dashboard:opauth:` (shared by the replicas), in memory while Redis
+ * is unreachable.
  */
 export class SignInThrottle {
   constructor(

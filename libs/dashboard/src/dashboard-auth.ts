@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { normalizeEmail, SessionStore, UserStore, type DashboardUser } from '@ppfile/db';
-import type { ThrottleVerdict } from '../operators/operator-throttle';
+import type { ThrottleVerdict } from '@ppfile/infra';
 import type { SignedIn } from './dashboard-request';
 import { DeviceCookies } from './device-cookies';
 import {

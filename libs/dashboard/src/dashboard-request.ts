@@ -1,6 +1,6 @@
+import type { Request } from 'express';
 import type { ActiveSession } from '@ppfile/db';
 import type { Lang } from '@ppfile/rules';
-import type { GatewayRequest } from '../common/request-context';
 
 /** A signed-in person, as every dashboard page sees them. */
 export interface SignedIn extends ActiveSession {
@@ -21,7 +21,13 @@ export interface DashboardState {
   sessionError?: unknown;
 }
 
-export interface DashboardRequest extends GatewayRequest {
+/**
+ * A request to the dashboard: what the mounting application's middleware set before it (the request
+ * id, before routing; the language, which the dashboard's own middleware sets too), and the dashboard's state.
+ */
+export interface DashboardRequest extends Request {
+  requestId: string;
+  lang: Lang;
   dashboard: DashboardState;
   body: Record<string, unknown> | undefined;
 }

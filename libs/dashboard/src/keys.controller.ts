@@ -16,7 +16,7 @@ import type { Response } from 'express';
 import { API_KEY_ID } from '@ppfile/contract';
 import { ApiKeyStore, type ApiKeyInfo } from '@ppfile/db';
 import { Clock } from '@ppfile/infra';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
+import { DASHBOARD_OPTIONS, type DashboardOptions } from './dashboard-options';
 import { DashboardExceptionFilter, DashboardNotFound, redirect, sendPage } from './dashboard-errors';
 import type { DashboardRequest, SignedIn } from './dashboard-request';
 import { KeyForm, readPageForm } from './forms';
@@ -41,7 +41,7 @@ export class DashboardKeysController {
   constructor(
     @Inject(ApiKeyStore) private readonly apiKeys: ApiKeyStore,
     @Inject(Clock) private readonly clock: Clock,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(DASHBOARD_OPTIONS) private readonly options: DashboardOptions,
   ) {}
 
   @Get()
@@ -110,7 +110,7 @@ export class DashboardKeysController {
         key: created.key,
         mode: created.mode,
         name: name || null,
-        baseUrl: this.config.publicBaseUrl,
+        baseUrl: this.options.publicBaseUrl,
       }),
     );
   }

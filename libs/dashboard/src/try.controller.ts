@@ -18,19 +18,18 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { PLANS } from '@ppfile/db';
-import { Clock } from '@ppfile/infra';
+import { Clock, RateLimiter } from '@ppfile/infra';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import {
+  countDataLines,
   createCsvValidator,
+  CURRENT_LIMITS,
   parisDay,
   RequestError,
   type FileValidationResponse,
   type Lang,
 } from '@ppfile/rules';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
-import { countDataLines } from '../files/upload-validation';
-import { RateLimiter } from '../limits/rate-limiter';
-import { ROW_LIMITS } from '../limits/row-limit';
+import { DASHBOARD_OPTIONS, type DashboardOptions } from './dashboard-options';
 import { DashboardExceptionFilter, sendPage } from './dashboard-errors';
 import { readPageForm, TryFields } from './forms';
 import type { DashboardRequest, SignedIn } from './dashboard-request';
@@ -58,7 +57,8 @@ export function checkUpload(
 ): TryOutcome {
   const t = MESSAGES[env.lang].tryIt;
   if (!upload || upload.buffer.length === 0) return { kind: 'refused', message: t.noFile };
-  const limit = ROW_LIMITS.test;
+  // A test key's rows (SERVICE.md §8), as the API's row limit of a test key.
+  const limit = CURRENT_LIMITS.maxRowsTest;
   try {
     const validator = createCsvValidator(
       { type: form.type, declarant: form.declarant, strict_references: form.strict, filename: env.filename },
@@ -124,7 +124,7 @@ export class DashboardTryController {
     @Inject(ReferenceDirectory) private readonly references: ReferenceDirectory,
     @Inject(RateLimiter) private readonly limiter: RateLimiter,
     @Inject(Clock) private readonly clock: Clock,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(DASHBOARD_OPTIONS) private readonly options: DashboardOptions,
   ) {}
 
   @Get()
@@ -155,7 +155,7 @@ export class DashboardTryController {
     const ctx = viewContext(req);
     const { form, problems } = formOf(req.body, ctx.lang);
     // The organization's per-minute limit, counted apart from its API calls (nothing of the API's is counted).
-    const perMinute = PLANS[session.organization.plan].requestsPerMinute * this.config.rateLimitScale;
+    const perMinute = PLANS[session.organization.plan].requestsPerMinute * this.options.rateLimitScale;
     const limit = await this.limiter.hit([
       { name: `dashboard-try:${session.organization.id}`, limit: perMinute },
     ]);

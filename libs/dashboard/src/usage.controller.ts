@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiKeyStore, FileStore, monthOf, PLANS, UnitLedger, UsageHistoryStore } from '@ppfile/db';
 import { Clock } from '@ppfile/infra';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
+import { DASHBOARD_OPTIONS, type DashboardOptions } from './dashboard-options';
 import { DashboardExceptionFilter, sendPage } from './dashboard-errors';
 import type { DashboardRequest, SignedIn } from './dashboard-request';
 import { Session, SignedInGuard } from './signed-in';
@@ -30,7 +30,7 @@ export class DashboardUsageController {
     @Inject(FileStore) private readonly files: FileStore,
     @Inject(ApiKeyStore) private readonly apiKeys: ApiKeyStore,
     @Inject(Clock) private readonly clock: Clock,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(DASHBOARD_OPTIONS) private readonly options: DashboardOptions,
   ) {}
 
   @Get()
@@ -60,15 +60,15 @@ export class DashboardUsageController {
         reserved: current.reserved,
         limit: plan.monthlyUnits,
         plan: org.plan,
-        perMinute: plan.requestsPerMinute * this.config.rateLimitScale,
+        perMinute: plan.requestsPerMinute * this.options.rateLimitScale,
         testRows: current.testRows,
-        testRowsLimit: this.config.testRowsPerMonth,
+        testRowsLimit: this.options.testRowsPerMonth,
         resetAt: nextReset(now),
         history,
         recentFiles: recent.files,
         keys: new Map(keys.map((k) => [k.id, k])),
         activeKeys: keys.filter((k) => !k.revokedAt).length,
-        baseUrl: this.config.publicBaseUrl,
+        baseUrl: this.options.publicBaseUrl,
         now,
       }),
     );

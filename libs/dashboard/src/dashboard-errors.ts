@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } fro
 import type { Response } from 'express';
 import { framesOf, isDependencyDown } from '@ppfile/infra';
 import { pickLang } from '@ppfile/rules';
-import { RETRY_AFTER_UNAVAILABLE_SECONDS } from '../common/api-exception.filter';
+import { RETRY_AFTER_UNAVAILABLE_SECONDS } from '@ppfile/contract';
 import type { DashboardRequest } from './dashboard-request';
 import type { Html } from './html';
 import { errorPage } from './views/error-page';

@@ -1,4 +1,4 @@
-import { FallbackFailureStore, MemoryFailureStore, type FailureStore } from '../operators/operator-throttle';
+import { FallbackFailureStore, MemoryFailureStore, type FailureStore } from '@ppfile/infra';
 import { SIGN_IN_LIMITS, SignInThrottle, type SignInClient } from './sign-in-throttle';
 
 const EMAIL = 'claire@example.org';

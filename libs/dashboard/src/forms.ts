@@ -1,15 +1,15 @@
-import { Transform } from 'class-transformer';
-import { Allow, IsIn, ValidateBy, type ValidationOptions } from 'class-validator';
+import { plainToInstance, Transform } from 'class-transformer';
+import { Allow, IsIn, IsString, ValidateBy, validateSync, type ValidationOptions } from 'class-validator';
+import { REQUEST_FIELD_PROBLEMS, type RequestFieldProblem } from '@ppfile/contract';
 import { DECLARANTS, FILE_TYPES, type Lang } from '@ppfile/rules';
-import { OneOf, readForm } from '../common/validation';
 import type { Messages } from './i18n';
 import { KEY_NAME_MAX } from './views/keys-pages';
 
 /*
- * The dashboard's forms as DTO classes (class-validator), read with readForm (common/validation.ts):
- * not through the API's pipe, since a problem is shown on the form's own page, in its language, with
- * the dashboard's texts (i18n.ts) — or the API's words where the page repeats what the API checks
- * (Try it). Fields the page adds (`_csrf`, `next`) are let through, not refused. The rules of a new
+ * The dashboard's forms as DTO classes (class-validator), read with readPageForm: not through the
+ * API's pipe (the gateway's common/validation.ts), since a problem is shown on the form's own page,
+ * in its language, with the dashboard's texts — or the API's words (libs/contract's catalogue) where
+ * the page repeats what the API checks (Try it). Fields the page adds (`_csrf`, `next`) are let through, not refused. The rules of a new
  * password stay in passwords.ts: they need the account's e-mail address, and the password form
  * checks the current password before saying anything about the new one.
  */
@@ -17,13 +17,31 @@ import { KEY_NAME_MAX } from './views/keys-pages';
 /** What the page says about a field (the dashboard's context of a constraint). */
 interface PageWords {
   say?: (t: Messages) => string;
-  /** The API's words for the same problem (common/validation.ts). */
+  /** The API's words for the same problem (libs/contract REQUEST_FIELD_PROBLEMS). */
   words?: Readonly<Record<Lang, string>>;
 }
 
 const says = (say: (t: Messages) => string): ValidationOptions => ({
   context: { say } satisfies PageWords,
 });
+
+/** The API's words for a field's problem (libs/contract's catalogue), as its pipe says them. */
+const apiSays = (problem: RequestFieldProblem, suffix = ''): ValidationOptions => ({
+  context: {
+    words: {
+      en: `${REQUEST_FIELD_PROBLEMS[problem].en}${suffix}`,
+      fr: `${REQUEST_FIELD_PROBLEMS[problem].fr}${suffix}`,
+    },
+  } satisfies PageWords,
+});
+
+/** One of `values`, named as the API names it: "must be one of: a, b". */
+function OneOf(values: readonly string[]): PropertyDecorator {
+  return (target, key) => {
+    IsString(apiSays('type_string'))(target, key);
+    IsIn(values, apiSays('one_of', `: ${values.join(', ')}`))(target, key);
+  };
+}
 
 /** A field's text: the string typed, else `fallback` (absent, or sent twice: a list). */
 const Text = (fallback = ''): PropertyDecorator =>
@@ -104,20 +122,26 @@ export class TryFields {
   strict_references = false;
 }
 
-/** A form read into its DTO, and what its page says about its problems (none: an empty list). */
+/**
+ * A form read into its DTO, and what its page says about its problems (none: an empty list): the
+ * first failed constraint of each field, with its context's words.
+ */
 export function readPageForm<T extends object>(
   Form: new () => T,
   body: unknown,
   t: Messages,
   lang: Lang,
 ): { form: T; problems: string[] } {
-  const { form, problems } = readForm(Form, body);
+  const plain = typeof body === 'object' && body !== null ? { ...body } : {};
+  const form = plainToInstance(Form, plain);
+  const errors = validateSync(form, { whitelist: true, stopAtFirstError: true });
   return {
     form,
-    problems: problems.map(({ field, context }) => {
-      const words = context as PageWords | undefined;
+    problems: errors.map((e) => {
+      const name = Object.keys(e.constraints ?? {})[0];
+      const words = name ? (e.contexts?.[name] as PageWords | undefined) : undefined;
       if (words?.say) return words.say(t);
-      return `${field}: ${words?.words?.[lang] ?? field}`;
+      return `${e.property}: ${words?.words?.[lang] ?? e.property}`;
     }),
   };
 }

@@ -8,7 +8,7 @@ import {
 import { urlencoded, type NextFunction, type Response } from 'express';
 import { SessionStore } from '@ppfile/db';
 import { pickLang } from '@ppfile/rules';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
+import { DASHBOARD_OPTIONS, type DashboardOptions } from './dashboard-options';
 import { CsrfRejected, renderFailure } from './dashboard-errors';
 import type { DashboardRequest } from './dashboard-request';
 import { dashboardLang } from './i18n';
@@ -37,7 +37,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export class DashboardSessionMiddleware implements NestMiddleware {
   constructor(
     @Inject(SessionStore) private readonly sessions: SessionStore,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(DASHBOARD_OPTIONS) private readonly options: DashboardOptions,
   ) {}
 
   async use(req: DashboardRequest, res: Response, next: NextFunction): Promise<void> {
@@ -70,7 +70,7 @@ export class DashboardSessionMiddleware implements NestMiddleware {
 
   private isForeign(req: DashboardRequest): boolean {
     const source = { origin: req.header('origin'), secFetchSite: req.header('sec-fetch-site') };
-    return isForeignRequest(source, ownOrigins(this.config.publicBaseUrl, req.protocol, req.host));
+    return isForeignRequest(source, ownOrigins(this.options.publicBaseUrl, req.protocol, req.host));
   }
 }
 

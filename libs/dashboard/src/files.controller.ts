@@ -5,7 +5,7 @@ import { FILE_ID } from '@ppfile/contract';
 import { ApiKeyStore, FileStore, type FileRecord } from '@ppfile/db';
 import { Clock } from '@ppfile/infra';
 import { ObjectStorage } from '@ppfile/storage';
-import { downloadState } from '../files/file-reader';
+import { downloadState } from '@ppfile/contract';
 import { DashboardExceptionFilter, DashboardNotFound, sendPage } from './dashboard-errors';
 import type { DashboardRequest, SignedIn } from './dashboard-request';
 import { Session, SignedInGuard } from './signed-in';

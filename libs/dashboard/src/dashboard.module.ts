@@ -1,0 +1,74 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { Clock, RateLimiter } from '@ppfile/infra';
+import { DashboardAccountController } from './account.controller';
+import { DashboardAuthController } from './auth.controller';
+import { DashboardAuth } from './dashboard-auth';
+import { DASHBOARD_OPTIONS, type DashboardOptions } from './dashboard-options';
+import { DeviceCookies } from './device-cookies';
+import { DashboardFilesController } from './files.controller';
+import { DashboardKeysController } from './keys.controller';
+import { DashboardSessionMiddleware } from './session.middleware';
+import { SignInThrottle } from './sign-in-throttle';
+import { DashboardFallbackController, DashboardStaticController } from './static.controller';
+import { DashboardTryController } from './try.controller';
+import { DashboardUsageController } from './usage.controller';
+
+/**
+ * The organizations' dashboard (API.md §12, SERVICE.md §5) under /dashboard: server-rendered pages
+ * in English and French for the people of an organization — sign-in (users and sessions in
+ * PostgreSQL), API keys, usage, files and their downloads, and Try it (a CSV checked in memory with
+ * a test key's limits). docs/dashboard.md describes it for its users; html.ts says why the pages
+ * are tagged templates rather than a template engine.
+ *
+ * A library of its own (layer 5, above libs/infra), mounted by the gateway with
+ * `DashboardModule.forRoot(options)`: the options are the few settings it reads (DashboardOptions);
+ * the stores, Redis and the clock are libs/infra's (InfraModule, global). The mounting module
+ * applies DashboardSessionMiddleware (and the form body parser, dashboardFormBody) to /dashboard in
+ * order after the request id; the controllers' own filter answers every failure as a page.
+ */
+@Module({})
+export class DashboardModule {
+  static forRoot(options: DashboardOptions): DynamicModule {
+    return {
+      module: DashboardModule,
+      controllers: [
+        DashboardStaticController,
+        DashboardAuthController,
+        DashboardUsageController,
+        DashboardKeysController,
+        DashboardFilesController,
+        DashboardTryController,
+        DashboardAccountController,
+        // Last: any other /dashboard path is the dashboard's 404 page.
+        DashboardFallbackController,
+      ],
+      providers: [
+        { provide: DASHBOARD_OPTIONS, useValue: options },
+        {
+          // Try it's per-minute limit: the API's limiter, under the API's keys (`<QUEUE_PREFIX>:rl:`).
+          provide: RateLimiter,
+          useFactory: (redis: Redis, clock: Clock) =>
+            new RateLimiter(redis, () => clock.now().getTime(), `${options.keyPrefix}:rl`),
+          inject: [Redis, Clock],
+        },
+        {
+          provide: SignInThrottle,
+          useFactory: (redis: Redis, clock: Clock) =>
+            SignInThrottle.over(redis, options.keyPrefix, () => clock.now().getTime()),
+          inject: [Redis, Clock],
+        },
+        {
+          // Signed with a key derived from the application's one secret (no setting of its own).
+          provide: DeviceCookies,
+          useFactory: (clock: Clock) => DeviceCookies.fromSecret(options.secret, () => clock.now().getTime()),
+          inject: [Clock],
+        },
+        DashboardAuth,
+        DashboardSessionMiddleware,
+      ],
+      // The mounting module applies the middleware, so it resolves the middleware's options too.
+      exports: [DashboardSessionMiddleware, DASHBOARD_OPTIONS],
+    };
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The error pages' words (error-page.ts; dashboard-errors.ts picks one by failure). English and French side by side (libs/rules `Localized`); i18n.ts joins
+ * the catalogues of every page into the dashboard's one.
+ */
+export const ERROR_TEXTS = {
+  errors: {
+    notFoundTitle: { en: 'Page not found', fr: 'Page introuvable' },
+    notFound: {
+      en: 'There is nothing here, or it belongs to another organization.',
+      fr: 'Il n’y a rien ici, ou cela appartient à une autre organisation.',
+    },
+    forbiddenTitle: { en: 'Request refused', fr: 'Requête refusée' },
+    forbidden: {
+      en: 'This form was out of date or sent from another site. Reload the page and try again.',
+      fr: 'Ce formulaire n’était plus à jour ou venait d’un autre site. Rechargez la page et réessayez.',
+    },
+    unavailableTitle: { en: 'Temporarily unavailable', fr: 'Indisponible pour l’instant' },
+    unavailable: {
+      en: 'A service the dashboard needs is unavailable. Nothing was changed. Try again in a minute.',
+      fr: 'Un service dont le tableau de bord a besoin est indisponible. Rien n’a été modifié. Réessayez dans une minute.',
+    },
+    internalTitle: { en: 'Something went wrong', fr: 'Une erreur s’est produite' },
+    internal: {
+      en: 'An unexpected error occurred. Nothing was changed.',
+      fr: 'Une erreur inattendue s’est produite. Rien n’a été modifié.',
+    },
+    tooLargeTitle: { en: 'Too large', fr: 'Trop volumineux' },
+    tooLarge: { en: 'The form sent was too large.', fr: 'Le formulaire envoyé était trop volumineux.' },
+    home: { en: 'Back to the dashboard', fr: 'Retour au tableau de bord' },
+  },
+};
