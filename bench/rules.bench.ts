@@ -8,7 +8,7 @@
  * Each measurement runs in its own child process so that its peak RSS is its own.
  * Targets: (b) ≤ 2.0 × (a) and ≤ 150 MB peak RSS; (c) ≤ 300 ms.
  *
- * Run: npm run bench   (figures go to stdout; README records them)
+ * Run: npm run bench   (figures go to stdout; docs/benchmarks.md records them)
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,8 @@
 /**
  * The layer rule (docs/architecture.md) is enforced by eslint's no-restricted-imports blocks in
- * eslint.config.mjs. These cases prove the blocks can fail: snippets linted in memory, as if they
- * were files of a library, with the repository's own configuration.
+ * eslint.config.mjs, and import circles between files by import-x/no-cycle. These cases prove the
+ * rules can fail: snippets linted in memory, as if they were files of a library, with the
+ * repository's own configuration (a circle needs its files on disk: no-cycle reads the other side).
  *
  * ESLint's Node API loads eslint.config.mjs with a dynamic import(), which Jest's module VM refuses
  * without --experimental-vm-modules; so the API runs in one plain node child for all the cases.
@@ -9,7 +10,9 @@
  * rule does not use types.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import * as ts from 'typescript';
 
 const root = path.resolve(__dirname, '..');
 
@@ -36,17 +39,76 @@ const tseslint = require('typescript-eslint');
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
-/** The no-restricted-imports errors of each snippet, in order. */
-function restrictedImports(snippets: Snippet[]): string[][] {
+interface LintMessage {
+  ruleId: string | null;
+  severity: number;
+  message: string;
+}
+
+/** The messages of each snippet, in order. */
+function lint(snippets: Snippet[]): LintMessage[][] {
   const stdout = execFileSync(process.execPath, ['-e', LINT_SNIPPETS], {
     cwd: root,
     input: JSON.stringify(snippets),
     encoding: 'utf8',
   });
-  const results = JSON.parse(stdout) as { ruleId: string | null; severity: number; message: string }[][];
-  return results.map((messages) =>
-    messages.filter((m) => m.ruleId === 'no-restricted-imports' && m.severity === 2).map((m) => m.message),
+  return JSON.parse(stdout) as LintMessage[][];
+}
+
+const errorsOf = (ruleId: string, results: LintMessage[][]): string[][] =>
+  results.map((messages) =>
+    messages.filter((m) => m.ruleId === ruleId && m.severity === 2).map((m) => m.message),
   );
+
+/** The no-restricted-imports errors of each snippet, in order. */
+function restrictedImports(snippets: Snippet[]): string[][] {
+  return errorsOf('no-restricted-imports', lint(snippets));
+}
+
+/**
+ * The import circles among `files`, type-only imports and import() included: each a strongly
+ * connected component of more than one file (Tarjan), module names resolved as tsc resolves them
+ * (tsconfig.json's paths for the @ppfile aliases).
+ */
+function importCircles(files: string[]): string[][] {
+  const { options } = ts.parseJsonConfigFileContent(
+    ts.readConfigFile(path.join(root, 'tsconfig.json'), (f) => ts.sys.readFile(f)).config,
+    ts.sys,
+    root,
+  );
+  const known = new Set(files);
+  const imports = new Map<string, string[]>();
+  for (const file of files) {
+    const { importedFiles } = ts.preProcessFile(ts.sys.readFile(file)!, true, true);
+    imports.set(
+      file,
+      importedFiles
+        .map((i) => ts.resolveModuleName(i.fileName, file, options, ts.sys).resolvedModule?.resolvedFileName)
+        .filter((f): f is string => f !== undefined && known.has(f)),
+    );
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const circles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    for (const next of imports.get(file)!) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (stack.includes(next)) {
+        low.set(file, Math.min(low.get(file)!, index.get(next)!));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component = stack.splice(stack.indexOf(file));
+    if (component.length > 1) circles.push(component.map((f) => path.relative(root, f)).sort());
+  };
+  for (const file of files) if (!index.has(file)) visit(file);
+  return circles;
 }
 
 describe('the layer rule (eslint no-restricted-imports)', () => {
@@ -142,5 +204,70 @@ describe('the layer rule (eslint no-restricted-imports)', () => {
     expect(errors[9]).toEqual([expect.stringContaining('libs/dashboard is imported only by apps/gateway')]);
     expect(errors[10]).toEqual([]);
     expect(errors[11]).toEqual([expect.stringContaining('climbs out of libs/dashboard')]);
+  });
+});
+
+describe('no import circle between files (eslint import-x/no-cycle)', () => {
+  let dir: string;
+  let files: Record<'a' | 'b' | 'c' | 'd' | 'e', string>;
+  let errors: string[][];
+
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(root, 'test', 'tmp-circle-'));
+    const sources = {
+      a: "import { b } from './b';\nexport const a = (): unknown => b;\n",
+      b: "import { a } from './a';\nexport const b = (): unknown => a;\n",
+      // Only types cross: erased by the compiler, not a circle at run time, and no-cycle skips it.
+      c: "import type { D } from './d';\nexport interface C {\n  d?: D;\n}\n",
+      d: "import type { C } from './c';\nexport interface D {\n  c?: C;\n}\n",
+      e: "import { a } from './a';\nexport const e = (): unknown => a;\n",
+    };
+    files = Object.fromEntries(
+      Object.keys(sources).map((k) => [k, path.join(dir, `${k}.ts`)]),
+    ) as typeof files;
+    for (const [k, code] of Object.entries(sources)) writeFileSync(files[k as keyof typeof files], code);
+    errors = errorsOf(
+      'import-x/no-cycle',
+      lint([
+        { filePath: files.a, code: sources.a },
+        { filePath: files.c, code: sources.c },
+        { filePath: files.e, code: sources.e },
+      ]),
+    );
+  }, 60_000);
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('rejects two files importing each other', () => {
+    expect(errors[0]).toEqual([expect.stringContaining('Dependency cycle')]);
+  });
+
+  it('accepts a file importing into a circle it is not part of', () => {
+    expect(errors[2]).toEqual([]);
+  });
+
+  it('does not see a circle of type-only imports; the graph below does', () => {
+    expect(errors[1]).toEqual([]);
+    expect(importCircles(Object.values(files))).toEqual([
+      [files.a, files.b].map((f) => path.relative(root, f)),
+      [files.c, files.d].map((f) => path.relative(root, f)),
+    ]);
+  });
+
+  it("leaves no circle among the project's files, type-only imports and import() included", () => {
+    const project = ts.getParsedCommandLineOfConfigFile(
+      path.join(root, 'tsconfig.json'),
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: () => undefined,
+      },
+    )!;
+    // Prisma's client is generated (npm run db:generate, ignored by git and eslint): its models
+    // import one another's types, and it is not ours to change.
+    const generated = path.join(root, 'libs/db/src/generated') + path.sep;
+    const sources = project.fileNames.filter((f) => !f.startsWith(dir) && !f.startsWith(generated));
+    expect(sources.length).toBeGreaterThan(100);
+    expect(importCircles(sources)).toEqual([]);
   });
 });

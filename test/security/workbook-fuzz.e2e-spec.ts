@@ -20,8 +20,8 @@ const SEED = Number(process.env.PPFILE_FUZZ_SEED ?? 20261127);
 /**
  * The longest the gateway's event loop may be held, and /health/live may wait, while it reads these
  * (issue 32: no workbook under 256 KiB may stall /health/live more than 250 ms; the figures measured
- * are in README's "Security"). The probe's own wait includes this machine's scheduling of the test
- * process beside the gateway and its two rules threads on two cores.
+ * are in docs/security.md, "Spreadsheets"). The probe's own wait includes this machine's scheduling
+ * of the test process beside the gateway and its two rules threads on two cores.
  */
 const HEALTH_BUDGET_MS = 250;
 

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { Lang } from '@ppfile/rules';
-import { COMMON_OPTIONS, type Leaf, type Values } from './command-tree';
 import { usageError } from './cli-io';
+import { COMMON_OPTIONS, type Leaf } from './command-tree';
+import type { Values } from './invocation';
 
 /**
  * Parses a command's arguments against its entry of the command tree. Node's strict parser would
@@ -71,29 +72,4 @@ export function langOption(value: string | boolean | undefined): Lang {
   if (value === undefined) return 'en';
   if (value !== 'en' && value !== 'fr') throw usageError('expects_lang');
   return value;
-}
-
-export function oneOf<T extends string>(
-  name: string,
-  value: string | boolean | undefined,
-  allowed: readonly T[],
-): T {
-  if (typeof value !== 'string' || !allowed.includes(value as T)) {
-    throw usageError('expects_one_of', { option: name, values: allowed.join(' | ') });
-  }
-  return value as T;
-}
-
-export function requiredString(values: Values, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value.trim() === '') throw usageError('required', { option: name });
-  return value;
-}
-
-/** A positive whole number of rows, or no limit when absent. */
-export function maxRowsOption(value: string | boolean | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const rows = typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(rows) || rows < 1) throw usageError('expects_max_rows');
-  return rows;
 }

@@ -1,5 +1,4 @@
-import type { Lang } from '@ppfile/rules';
-import type { Output } from './cli-io';
+import type { Runner } from './invocation';
 import type { WordKey } from './words';
 
 /**
@@ -8,19 +7,6 @@ import type { WordKey } from './words';
  * listed with options it refuses. A command's code is loaded only when it runs (`--version` and
  * `--help` load none; the offline commands never load Prisma).
  */
-
-export type Values = Record<string, string | boolean | undefined>;
-
-export interface Invocation {
-  values: Values;
-  positionals: string[];
-  output: Output;
-  env: NodeJS.ProcessEnv;
-  /** --lang, already checked. */
-  lang: Lang;
-}
-
-export type Runner = (invocation: Invocation) => number | Promise<number>;
 
 export interface OptionSpec {
   name: string;

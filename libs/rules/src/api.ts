@@ -4,15 +4,11 @@ import { CsvFileValidator, type CsvValidationOptions, type FileValidationRespons
 import { generatedFileName } from './file-name';
 import { IssueCollector, type Issue, type IssueSummary } from './issues';
 import { JsonRowMapper, NormalizationLog, type Normalization } from './json-rows';
-import { FIELD_PROBLEMS, type Lang } from './messages';
+import type { Lang } from './catalogue';
+import { FIELD_PROBLEMS } from './messages';
 import type { ReferenceLists } from './references';
-import {
-  checkRowLimit,
-  parseDeclarationRequest,
-  RequestError,
-  type DeclarationRequest,
-  type GenerationOptions,
-} from './request';
+import { checkRowLimit, parseDeclarationRequest, RequestError, type DeclarationRequest } from './request';
+import type { GenerationOptions } from './request-shape';
 import { RowChecker } from './row-checker';
 import { CURRENT_SPEC_VERSION, DECLARANTS, FILE_TYPES, SPEC_VERSIONS, findSpec } from './format';
 import type { Declarant, FileType, SpecVersion } from './format/types';

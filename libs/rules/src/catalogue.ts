@@ -1,4 +1,6 @@
-import type { Lang } from './messages';
+/** The languages ppfile speaks: every catalogue holds each entry in both. */
+export type Lang = 'en' | 'fr';
+export const LANGS: readonly Lang[] = ['en', 'fr'];
 
 /**
  * The one shape of every catalogue of words in ppfile — the format's messages (libs/rules), the

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { fileNameProblem } from './file-name';
 import { FixedFile, type FixedFileSink } from './fixed-file';
 import { IssueCollector, type Issue, type IssueSummary } from './issues';
-import type { Lang } from './messages';
+import type { Lang } from './catalogue';
 import type { ReferenceLists } from './references';
 import { checkRowLimit } from './request';
 import { RowChecker } from './row-checker';

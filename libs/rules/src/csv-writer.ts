@@ -10,7 +10,7 @@ import type { KindTable } from './format/types';
  *
  * The bytes go into one buffer, sized from the first lines and the row count: a batch of lines is
  * a short-lived string encoded straight into it, never a piece kept to be joined at the end (on
- * this machine every byte of memory made afresh costs more than encoding it: README "Spreadsheets").
+ * this machine every byte of memory made afresh costs more than encoding it: docs/benchmarks.md "Spreadsheets").
  */
 export class CsvWriter {
   /** Lines encoded at once: a string small enough to die young (64 lines of ~350 characters). */

@@ -1,5 +1,6 @@
 import type { IssueCode } from './codes';
-import { issueMessage, type Lang, type MessageParams } from './messages';
+import type { Lang } from './catalogue';
+import { issueMessage, type MessageParams } from './messages';
 
 /** One entry of errors[] / warnings[] (API.md §4). */
 export interface Issue {

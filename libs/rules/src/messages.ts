@@ -1,4 +1,4 @@
-import { localize, type Localized } from './catalogue';
+import { localize, type Lang, type Localized } from './catalogue';
 import type { FormatErrorCode, IssueCode } from './codes';
 import type { ReferenceListName } from './references';
 import { codePointName, type CharacterProblem } from './values/text';
@@ -10,9 +10,6 @@ import { codePointName, type CharacterProblem } from './values/text';
  * column names, limits, counts, list names, dates of deadlines. A NIR, a name or any other value of
  * a cell is never a parameter — messages cannot leak personal data by construction.
  */
-export type Lang = 'en' | 'fr';
-export const LANGS: readonly Lang[] = ['en', 'fr'];
-
 export interface MessageParams {
   column?: string;
   max?: number;

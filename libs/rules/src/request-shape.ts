@@ -1,5 +1,4 @@
 import type { ReferenceListName } from './references';
-import type { GenerationOptions } from './request';
 import type { FormulaPolicy } from './row-checker';
 import {
   CURRENT_LIMITS,
@@ -66,6 +65,15 @@ export interface ObjectShape {
 }
 
 export const FORMULA_POLICIES: readonly FormulaPolicy[] = ['reject', 'warn', 'allow'];
+
+/** The options of a body (API.md §2), every one set: a body that omits one gets its default. */
+export interface GenerationOptions {
+  store: boolean;
+  retention_hours: number;
+  strict_references: boolean;
+  formula_policy: FormulaPolicy;
+  split_large_declarations: boolean;
+}
 
 type OptionShape<T> = [T] extends [boolean]
   ? { readonly kind: 'boolean'; readonly default: T }

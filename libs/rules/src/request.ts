@@ -1,3 +1,4 @@
+import type { Lang } from './catalogue';
 import type { FormatErrorCode } from './codes';
 import {
   FIELD_PROBLEMS,
@@ -5,7 +6,6 @@ import {
   mixedEncodingDetail,
   formatErrorMessage,
   type FieldProblem,
-  type Lang,
   type MessageParams,
 } from './messages';
 import {
@@ -14,9 +14,9 @@ import {
   shapeField,
   shapeFields,
   type FieldShape,
+  type GenerationOptions,
   type ObjectShape,
 } from './request-shape';
-import type { FormulaPolicy } from './row-checker';
 import { findSpec } from './format';
 import type { Declarant, FileType, SpecVersion } from './format/types';
 
@@ -58,14 +58,6 @@ export interface PlainRequestError {
   code: FormatErrorCode;
   message: string;
   details?: Record<string, unknown>;
-}
-
-export interface GenerationOptions {
-  store: boolean;
-  retention_hours: number;
-  strict_references: boolean;
-  formula_policy: FormulaPolicy;
-  split_large_declarations: boolean;
 }
 
 export const DEFAULT_OPTIONS: Readonly<GenerationOptions> = defaultOptions();

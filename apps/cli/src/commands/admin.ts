@@ -27,9 +27,9 @@ import {
 import { checkInvariants } from '@ppfile/jobs';
 import type { Lang } from '@ppfile/rules';
 import { ObjectStorage } from '@ppfile/storage';
-import { oneOf, requiredString } from '../args';
 import { EXIT_INVALID, EXIT_OK, printJson, UsageError, usageError, type Output } from '../cli-io';
-import type { Invocation, Values } from '../command-tree';
+import type { Invocation, Values } from '../invocation';
+import { oneOf, requiredString } from '../option-values';
 import { say } from '../words';
 
 /**

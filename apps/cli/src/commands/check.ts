@@ -1,7 +1,7 @@
 import { validateDeclarations, type DeclarationValidationResponse, type Lang } from '@ppfile/rules';
-import { maxRowsOption } from '../args';
 import { EXIT_INVALID, EXIT_OK, printJson } from '../cli-io';
-import type { Invocation } from '../command-tree';
+import type { Invocation } from '../invocation';
+import { maxRowsOption } from '../option-values';
 import { loadReferences } from '../references';
 import { say } from '../words';
 import { readJsonBody } from './read-body';

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { generateResponseBody, newFileId } from '@ppfile/contract';
 import { generateFile } from '@ppfile/rules';
-import { maxRowsOption } from '../args';
 import { EXIT_OK, printJson, usageError } from '../cli-io';
-import type { Invocation } from '../command-tree';
+import type { Invocation } from '../invocation';
+import { maxRowsOption } from '../option-values';
 import { loadReferences } from '../references';
 import { say } from '../words';
 import { readJsonBody } from './read-body';

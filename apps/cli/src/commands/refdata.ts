@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { importReferenceList, ReferenceDataError } from '@ppfile/refdata';
 import { CURRENT_SPEC_VERSION, REFERENCE_LIST_NAMES } from '@ppfile/rules';
-import { oneOf } from '../args';
 import { EXIT_OK, printJson, usageError } from '../cli-io';
-import type { Invocation } from '../command-tree';
+import type { Invocation } from '../invocation';
+import { oneOf } from '../option-values';
 import { referenceDir } from '../references';
 import { say } from '../words';
 

@@ -33,9 +33,9 @@ import {
   type ImportResult,
   type SheetIssue,
 } from '@ppfile/sheets';
-import { maxRowsOption, oneOf } from '../args';
 import { EXIT_INVALID, EXIT_OK, printJson, usageError, UsageError } from '../cli-io';
-import type { Invocation, Values } from '../command-tree';
+import type { Invocation, Values } from '../invocation';
+import { maxRowsOption, oneOf } from '../option-values';
 import { loadReferences } from '../references';
 import { say } from '../words';
 import { readInput, readInputFile, regularFileSize } from './read-body';

@@ -6,9 +6,9 @@ import {
   type FileValidationResponse,
   type Lang,
 } from '@ppfile/rules';
-import { maxRowsOption, oneOf } from '../args';
 import { EXIT_INVALID, EXIT_OK, printJson, type Output } from '../cli-io';
-import type { Invocation } from '../command-tree';
+import type { Invocation } from '../invocation';
+import { maxRowsOption, oneOf } from '../option-values';
 import { loadReferences } from '../references';
 import { say } from '../words';
 import { readInput } from './read-body';
