@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { InfraModule, type Clock, type RootLogger } from '@ppfile/infra';
+import type { QueueName } from '@ppfile/jobs';
 import { ApiKeyMiddleware } from './auth/api-key.middleware';
 import { AuthModule } from './auth/auth.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
@@ -24,6 +25,9 @@ import { HealthModule } from './health/health.module';
 import { bullBoardModules } from './operators/bull-board';
 import { OPERATOR_GATE, operatorGateProvider } from './operators/operator-auth';
 import { FormatModule } from './format/format.module';
+
+/** The queues the gateway adds to (generations, uploads to validate, import or fix): the ones it registers. */
+const GATEWAY_QUEUES: readonly QueueName[] = ['generate', 'validate'];
 
 export interface AppModuleOptions {
   /** Tests move time by hand; production uses the system clock. */
@@ -53,6 +57,7 @@ export class AppModule implements NestModule {
           clock: options.clock,
           logger: options.logger,
           requestIds: 'http',
+          queues: GATEWAY_QUEUES,
         }),
         AuthModule,
         HealthModule,
@@ -60,7 +65,7 @@ export class AppModule implements NestModule {
         DeclarationsModule,
         FilesModule,
         DashboardModule,
-        ...bullBoardModules(config),
+        ...bullBoardModules(config, GATEWAY_QUEUES),
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

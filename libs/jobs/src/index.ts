@@ -1,4 +1,5 @@
 export * from './queue';
+export * from './legacy-queue';
 export * from './payload-cipher';
 export * from './sealed-uploads';
 export * from './lifecycle';
