@@ -1,5 +1,4 @@
 export * from './queue';
-export * from './legacy-queue';
 export * from './payload-cipher';
 export * from './sealed-uploads';
 export * from './lifecycle';

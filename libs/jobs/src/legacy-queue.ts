@@ -4,6 +4,7 @@ import { generateJobOptions } from './queue';
 /**
  * Before issue 20 every job went through this one queue. No process registers it any more: an
  * operator empties it once with `ppfile admin queue drain-legacy` (docs/operating.md, upgrades).
+ * Imported as `@ppfile/jobs/legacy-queue`, not through the index, which loads no bullmq.
  */
 export const LEGACY_QUEUE_NAME = 'ppfile';
 

@@ -25,7 +25,9 @@ import {
   withoutTrailingSlashes,
 } from '@ppfile/config';
 import { Redis } from 'ioredis';
-import { checkInvariants, drainLegacyQueue } from '@ppfile/jobs';
+import { checkInvariants } from '@ppfile/jobs';
+// Apart from the index: bullmq stays out of every process that loads @ppfile/jobs (rules threads too).
+import { drainLegacyQueue } from '@ppfile/jobs/legacy-queue';
 import type { Lang } from '@ppfile/rules';
 import { ObjectStorage } from '@ppfile/storage';
 import { oneOf, requiredString } from '../args';
