@@ -263,7 +263,7 @@ it('workers SIGKILLed twice in the middle of the same job: the file ends availab
   // still reads `active` until its lock expires). Watched while the workers start, since a restarted
   // worker may take the job and finish it before the others are up.
   const takenSince = async (since: number) => {
-    const job = await app.get(JobQueue).queues.generate.getJob(fileId);
+    const job = await app.get(JobQueue).queue('generate').getJob(fileId);
     return !!job && (await job.getState()) === 'active' && (job.processedOn ?? 0) > since;
   };
   let since = 0;

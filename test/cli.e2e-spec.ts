@@ -5,7 +5,7 @@
  * the last test checks that.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -27,11 +27,15 @@ import {
   SKIPPED_NOTE,
 } from '@ppfile/refdata/testing/official-exports';
 import { validateCsv, validateDeclarations } from '@ppfile/rules';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'ppfile.js');
 const BUILT = path.join(ROOT, 'dist', 'cli', 'apps', 'cli', 'src', 'main.js');
-const SOURCES = ['apps/cli/src', 'libs/rules/src', 'libs/refdata/src'].map((d) => path.join(ROOT, d));
+const SOURCES = ['apps/cli/src', 'libs/rules/src', 'libs/refdata/src', 'libs/jobs/src'].map((d) =>
+  path.join(ROOT, d),
+);
 const FIXTURES = path.join(__dirname, 'fixtures', 'cli');
 /** 8 records of France Travail's ROME export, byte for byte (test/fixtures/official-exports/README.md). */
 const ROME_EXCERPT = excerpt('rome/unix_referentiel_competence_v460_utf8.csv');
@@ -1343,9 +1347,64 @@ const LEAVES: Record<string, string[]> = {
   'admin user create': ['--org', '--email'],
   'admin usage': ['--org', '--month'],
   'admin reconcile': ['--check'],
+  'admin queue drain-legacy': [],
   'admin db migrate': [],
 };
-const GROUPS = ['refdata', 'admin', 'admin org', 'admin key', 'admin user', 'admin db'];
+const GROUPS = ['refdata', 'admin', 'admin org', 'admin key', 'admin user', 'admin queue', 'admin db'];
+
+describe('ppfile admin queue drain-legacy', () => {
+  it('moves the generations left in the one queue of earlier versions to `generate` (once), drops the rest, removes its scheduler and keys', async () => {
+    const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+    const url = new URL(redisUrl);
+    const connection = { host: url.hostname, port: Number(url.port || 6379) };
+    const prefix = `ppfile_cli_${randomBytes(4).toString('hex')}`;
+    const env = { REDIS_URL: redisUrl, QUEUE_PREFIX: prefix };
+    const legacy = new Queue('ppfile', { connection, prefix });
+    const generate = new Queue('generate', { connection, prefix });
+    const fileId = 'file_0000000000000000000000000000abcd';
+    try {
+      await legacy.add('generate', { fileId, requestId: 'req_legacy' }, { jobId: fileId });
+      await legacy.add('validate-file', { payloadKey: 'gone' }, { jobId: 'validate-x' });
+      await legacy.upsertJobScheduler('sweep', { every: 60_000 }, { name: 'sweep', data: {} });
+      const run = ppfile(['admin', 'queue', 'drain-legacy'], env);
+      expect(run.err).toBe('');
+      expect(run.status).toBe(0);
+      // Dropped: the upload validation and the sweep its scheduler had already queued.
+      expect(run.out).toBe(
+        'queue "ppfile" drained: 1 generation(s) moved to "generate", 2 other job(s) dropped, 1 scheduler(s) removed\n',
+      );
+      const moved = await generate.getJob(fileId);
+      expect(moved?.name).toBe('generate');
+      expect(moved?.data).toEqual({ fileId, requestId: 'req_legacy' });
+      // As every generation is added (libs/jobs generateJobOptions): its retries and backoff.
+      expect(moved?.opts).toMatchObject({ attempts: 10, backoff: { type: 'ppfile' } });
+      const redis = new Redis(redisUrl);
+      try {
+        expect(await redis.keys(`${prefix}:ppfile:*`)).toEqual([]);
+      } finally {
+        redis.disconnect();
+      }
+      // Again: nothing left, nothing moved twice.
+      const again = ppfile(['admin', 'queue', 'drain-legacy', '--json'], env);
+      expect(again.status).toBe(0);
+      expect(JSON.parse(again.out)).toEqual({ moved: 0, dropped: 0, schedulers: 0 });
+      expect(await generate.getJobCounts('waiting')).toEqual({ waiting: 1 });
+    } finally {
+      await generate.obliterate({ force: true });
+      await legacy.obliterate({ force: true });
+      await Promise.all([generate.close(), legacy.close()]);
+    }
+  });
+
+  it('says so in one line when Redis cannot be reached (exit 2)', () => {
+    const run = ppfile(['admin', 'queue', 'drain-legacy'], { REDIS_URL: 'redis://u:secret@127.0.0.1:1' });
+    expect(run.status).toBe(2);
+    expect(run.out).toBe('');
+    expect(run.err).toBe(
+      'ppfile admin queue drain-legacy: cannot reach Redis at redis://u:***@127.0.0.1:1 (is it running? check REDIS_URL)\n',
+    );
+  });
+});
 
 describe('ppfile --version and --help', () => {
   it.each([['--version'], ['-V']])('`ppfile %s` prints the version of package.json, exit 0', (flag) => {
@@ -1391,7 +1450,10 @@ describe('ppfile --version and --help', () => {
         args.push(m[1]!);
         if (m[2]) args.push(m[1] === '--lang' ? 'en' : 'x');
       }
-      const r = ppfile(args, { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/ppfile' });
+      const r = ppfile(args, {
+        DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/ppfile',
+        REDIS_URL: 'redis://127.0.0.1:1',
+      });
       expect(r.status).toBe(2);
       expect(r.err).not.toMatch(/unknown option|needs a value|takes no value/);
       expect(r.err.trim().split('\n')).toHaveLength(1);

@@ -1,20 +1,25 @@
 import { createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import type { INestApplicationContext } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { Queue } from 'bullmq';
-import { monthOf } from '@ppfile/db';
-import { JobQueue, Metrics, redisOptions } from '@ppfile/infra';
-import { LEGACY_QUEUE_NAME, QUEUE_NAMES } from '@ppfile/jobs';
+import { Redis } from 'ioredis';
+import { monthOf, PrismaClient } from '@ppfile/db';
+import { createRootLogger, JobQueue, Metrics, redisOptions } from '@ppfile/infra';
+import { QUEUE_NAMES } from '@ppfile/jobs';
 import { fixCsv, generateFile, parisDay, validateCsv } from '@ppfile/rules';
 import { importSheet } from '@ppfile/sheets';
 import { validBody } from '@ppfile/rules/testing/fixtures';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { startGateway, type Gateway } from './support/gateway';
 import { spawnWorker, startWorker, workerConfigFor } from './support/worker';
-import { GenerateProcessor } from '../apps/worker/src/processors/generate.processor';
+import { QueueWorkers } from '../apps/worker/src/jobs/queue-workers';
+import { GenerationPool } from '../apps/worker/src/processors/generation-pool';
+import { UploadPool } from '../apps/worker/src/processors/upload-pool';
 import { SweepProcessor } from '../apps/worker/src/processors/sweep.processor';
-import { ValidateFileProcessor } from '../apps/worker/src/processors/validate-file.processor';
+import { WorkerModule } from '../apps/worker/src/worker.module';
+import { suiteLogs } from './support/logs';
 
 /**
  * Large requests through BullMQ (API.md §8) against real Redis, PostgreSQL and S3: the gateway
@@ -277,26 +282,45 @@ describe('hand-off to the workers', () => {
 });
 
 describe('one queue per kind of work (issue 20)', () => {
-  it('an upgrade drains the one queue of earlier versions: generations move to `generate` (once), its scheduler and keys go', async () => {
+  it('each process registers the queues it uses: the gateway those it adds to, no legacy queue', () => {
     const jobs = gw.app.get(JobQueue);
-    const legacy = new Queue(LEGACY_QUEUE_NAME, {
-      connection: redisOptions(gw.config.redisUrl, 'queue'),
-      prefix: gw.config.queue.prefix,
-    });
-    const fileId = 'file_0000000000000000000000000000abcd';
+    expect(jobs.queue('generate').name).toBe('generate');
+    expect(jobs.queue('validate').name).toBe('validate');
+    expect(() => jobs.queue('maintenance')).toThrow(
+      'queue "maintenance" is not registered in this process (InfraModule.forRoot queues)',
+    );
+  });
+
+  it('the worker refuses to start when a job name of libs/jobs QUEUES has no @OnJob handler', async () => {
+    const logger = createRootLogger({ app: 'worker', level: 'info', destination: suiteLogs });
+    const build = (withSweep: boolean) => {
+      const builder = Test.createTestingModule({
+        imports: [WorkerModule.forRoot(workerConfigFor(gw), logger)],
+      });
+      // Without SweepProcessor's methods, `sweep` (queue `maintenance`) has no handler.
+      return (withSweep ? builder : builder.overrideProvider(SweepProcessor).useValue({})).compile();
+    };
+    const missing = await build(false);
     try {
-      await legacy.add('generate', { fileId }, { jobId: fileId });
-      await legacy.add('validate-file', { payloadKey: 'gone' }, { jobId: 'validate-x' });
-      await legacy.upsertJobScheduler('sweep', { every: 60_000 }, { name: 'sweep', data: {} });
-      expect(await jobs.drainLegacyQueue()).toBe(1);
-      const moved = await jobs.queues.generate.getJob(fileId);
-      expect(moved?.data).toEqual({ fileId });
-      expect(await gw.redis.keys(`${gw.config.queue.prefix}:${LEGACY_QUEUE_NAME}:*`)).toEqual([]);
-      // Again (every worker of the new version tries at start): nothing left, nothing moved twice.
-      expect(await jobs.drainLegacyQueue()).toBe(0);
+      await expect(missing.init()).rejects.toThrow(
+        'the worker cannot start: no handler for job "sweep" (queue "maintenance")',
+      );
     } finally {
-      await (await jobs.queues.generate.getJob(fileId))?.remove();
-      await legacy.close();
+      // A context whose init failed does not close (main.ts exits the process): its clients by hand.
+      await Promise.allSettled([
+        missing.get(JobQueue).close(),
+        missing.get(Redis).quit(),
+        missing.get(PrismaClient).$disconnect(),
+        missing.get(GenerationPool).onApplicationShutdown(),
+        missing.get(UploadPool).onApplicationShutdown(),
+      ]);
+    }
+    const complete = await build(true);
+    try {
+      await expect(complete.init()).resolves.toBe(complete);
+      expect(complete.get(QueueWorkers).worker('maintenance').isRunning()).toBe(true);
+    } finally {
+      await complete.close();
     }
   });
 
@@ -305,9 +329,7 @@ describe('one queue per kind of work (issue 20)', () => {
       workerConfigFor(gw, { concurrency: { generate: 1, validate: 3, maintenance: 1 } }),
     );
     try {
-      const workers = [GenerateProcessor, ValidateFileProcessor, SweepProcessor].map(
-        (p) => own.get(p).worker,
-      );
+      const workers = QUEUE_NAMES.map((q) => own.get(QueueWorkers).worker(q));
       expect(workers.map((w) => [w.name, w.concurrency])).toEqual([
         ['generate', 1],
         ['validate', 3],

@@ -274,6 +274,18 @@ export const ROOT: Group = {
           options: [{ name: 'check', type: 'boolean', required: true, help: 'opt_check' }],
           load: async () => (await admin()).reconcileCheck,
         },
+        queue: {
+          kind: 'group',
+          summary: 'sum_admin_queue',
+          children: {
+            'drain-legacy': {
+              kind: 'command',
+              summary: 'sum_admin_queue_drain_legacy',
+              options: [],
+              load: async () => (await admin()).drainLegacy,
+            },
+          },
+        },
         db: {
           kind: 'group',
           summary: 'sum_admin_db',

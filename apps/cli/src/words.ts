@@ -209,6 +209,12 @@ const WORDS = {
       (p.testRows ? ` ; ${p.testRows} lignes générées avec des clés de test` : ''),
   ),
   reconcile_ok: fixed('reconcile: every invariant holds', 'reconcile : tous les invariants sont respectés'),
+  legacy_drained: entry<{ moved: number; dropped: number; schedulers: number }>(
+    (p) =>
+      `queue "ppfile" drained: ${p.moved} generation(s) moved to "generate", ${p.dropped} other job(s) dropped, ${p.schedulers} scheduler(s) removed`,
+    (p) =>
+      `file « ppfile » vidée : ${p.moved} génération(s) déplacée(s) vers « generate », ${p.dropped} autre(s) tâche(s) abandonnée(s), ${p.schedulers} planification(s) retirée(s)`,
+  ),
   db_up_to_date: entry<{ url: string; n: number }>(
     (p) => `${p.url} is up to date (${p.n} migration(s) applied)`,
     (p) => `${p.url} est à jour (${p.n} migration(s) appliquée(s))`,
@@ -313,6 +319,10 @@ const WORDS = {
   duplicate_user: fixed(
     'a user with this e-mail address already exists',
     'un utilisateur avec cette adresse électronique existe déjà',
+  ),
+  redis_unreachable: entry<{ url: string }>(
+    (p) => `cannot reach Redis at ${p.url} (is it running? check REDIS_URL)`,
+    (p) => `impossible de joindre Redis ${p.url} (tourne-t-il ? vérifiez REDIS_URL)`,
   ),
   db_unreachable: entry<{ url: string }>(
     (p) => `cannot reach the database at ${p.url} (is PostgreSQL running? check DATABASE_URL)`,
@@ -443,6 +453,14 @@ const WORDS = {
   sum_admin_reconcile: fixed(
     'Checks the invariants of accepted work (database and object store); exit 1 on a violation.',
     'Vérifie les invariants du travail accepté (base de données et stockage objet) ; code 1 si l’un est violé.',
+  ),
+  sum_admin_queue: fixed(
+    'The queues, over REDIS_URL and QUEUE_PREFIX.',
+    'Les files de tâches, sur REDIS_URL et QUEUE_PREFIX.',
+  ),
+  sum_admin_queue_drain_legacy: fixed(
+    'Empties the one queue of versions before issue 20 (ppfile): its generations move to generate, the rest is dropped. Once, after the upgrade.',
+    'Vide la file unique des versions antérieures à l’issue 20 (ppfile) : ses générations passent dans generate, le reste est abandonné. Une fois, après la mise à jour.',
   ),
   sum_admin_db: fixed('The database.', 'La base de données.'),
   sum_admin_db_migrate: fixed(

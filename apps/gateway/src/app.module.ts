@@ -8,6 +8,7 @@ import {
 import { APP_FILTER } from '@nestjs/core';
 import { DashboardModule, dashboardFormBody, DashboardSessionMiddleware } from '@ppfile/dashboard';
 import { InfraModule, type Clock, type RootLogger } from '@ppfile/infra';
+import type { QueueName } from '@ppfile/jobs';
 import { ApiKeyMiddleware } from './auth/api-key.middleware';
 import { AuthModule } from './auth/auth.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
@@ -23,6 +24,9 @@ import { OPERATOR_GATE, operatorGateProvider } from './operators/operator-auth';
 import { FormatModule } from './format/format.module';
 import { DEFERRED_BODY_BYTES } from './uploads/rules-pool';
 import { uploadBody } from './uploads/upload-body.middleware';
+
+/** The queues the gateway adds to (generations, uploads to validate, import or fix): the ones it registers. */
+const GATEWAY_QUEUES: readonly QueueName[] = ['generate', 'validate'];
 
 export interface AppModuleOptions {
   /** Tests move time by hand; production uses the system clock. */
@@ -52,6 +56,7 @@ export class AppModule implements NestModule {
           clock: options.clock,
           logger: options.logger,
           requestIds: 'http',
+          queues: GATEWAY_QUEUES,
         }),
         AuthModule,
         HealthModule,
@@ -59,7 +64,7 @@ export class AppModule implements NestModule {
         DeclarationsModule,
         FilesModule,
         DashboardModule.forRoot(dashboardOptionsOf(config)),
-        ...bullBoardModules(config),
+        ...bullBoardModules(config, GATEWAY_QUEUES),
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

@@ -5,6 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { FileStore, IdempotencyStore, JobPayloadStore } from '@ppfile/db';
 import { Clock, HealthChecks, isDependencyDown, JobQueue } from '@ppfile/infra';
 import { failUnfinishable, FileLifecycle } from '@ppfile/jobs';
@@ -30,14 +31,15 @@ const LIVE_STATES = new Set(['active', 'waiting', 'delayed', 'prioritized', 'wai
  * that is not running, re-creates the sweep's schedule, releases reservations whose work is gone,
  * deletes objects and payloads left by finished files, and clears idempotency claims of dead
  * requests. Every change to a file, its units or its payload is a move of libs/jobs FileLifecycle
- * (conditional), so several workers reconciling at once do each thing once. It runs on a timer of
- * its own, not as a queued job: it is what recovers when Redis has forgotten everything, the
- * queues' schedules included.
+ * (conditional), so several workers reconciling at once do each thing once. It runs on an
+ * interval of each worker (@nestjs/schedule), not as a queued job: it is what recovers when Redis
+ * has forgotten everything, the queues' schedules included. A run never overlaps the previous one
+ * (a tick while one runs is skipped), and shutdown stops the interval and waits for the run under way.
  */
 @Injectable()
 export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  static readonly INTERVAL = 'reconcile';
   private readonly logger = new Logger('reconciler');
-  private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
 
   constructor(
@@ -49,40 +51,42 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
     @Inject(Clock) private readonly clock: Clock,
     @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
     @Inject(HealthChecks) private readonly health: HealthChecks,
+    @Inject(SchedulerRegistry) private readonly scheduler: SchedulerRegistry,
   ) {}
 
+  /** At start, then every RECONCILE_INTERVAL_SECONDS (0: never). */
   onApplicationBootstrap(): void {
-    // An upgrade from the one queue of earlier versions: its pending generations move to `generate`.
-    void this.queue.drainLegacyQueue().then(
-      (moved) => moved && this.logger.log(`legacy queue drained: ${moved} generation(s) moved to "generate"`),
-      (e: Error) =>
-        this.logger.warn({ err_name: e.name }, 'legacy queue not drained (retried at the next start)'),
-    );
     const every = this.config.reconcileIntervalSeconds * 1000;
     if (every <= 0) return;
-    const tick = () => {
-      this.running = this.reconcile()
-        .catch((e: Error) => {
-          // A dependency down is logged once by the health checks, not at every interval.
-          if (isDependencyDown(e)) this.health.suspect();
-          else
-            this.logger.warn(
-              { err_name: e.name, err_code: (e as NodeJS.ErrnoException).code },
-              'reconciliation interrupted',
-            );
-        })
-        .finally(() => {
-          this.running = null;
-          if (this.timer) this.timer = setTimeout(tick, every);
-        });
-    };
-    this.timer = setTimeout(tick, 0);
+    this.scheduler.addInterval(
+      Reconciler.INTERVAL,
+      setInterval(() => this.tick(), every),
+    );
+    this.tick();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.scheduler.doesExist('interval', Reconciler.INTERVAL))
+      this.scheduler.deleteInterval(Reconciler.INTERVAL);
     await this.running;
+  }
+
+  /** One run, unless the previous one is still going. */
+  private tick(): void {
+    if (this.running) return;
+    this.running = this.reconcile()
+      .catch((e: Error) => {
+        // A dependency down is logged once by the health checks, not at every interval.
+        if (isDependencyDown(e)) this.health.suspect();
+        else
+          this.logger.warn(
+            { err_name: e.name, err_code: (e as NodeJS.ErrnoException).code },
+            'reconciliation interrupted',
+          );
+      })
+      .finally(() => {
+        this.running = null;
+      });
   }
 
   async reconcile(): Promise<ReconcileReport> {
@@ -95,14 +99,14 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
       payloads: 0,
     };
     const now = this.clock.now();
-    const leaseMs = this.config.processingLeaseSeconds * 1000;
+    const lease = this.config.processingLeaseSeconds;
     if (this.config.sweepIntervalSeconds > 0)
       await this.queue.scheduleSweep(this.config.sweepIntervalSeconds * 1000);
 
     for (const record of await this.files.listProcessing(BATCH)) {
       const state = await this.queue.generateJobState(record.id);
       if (state === 'active') continue;
-      if (now.getTime() - record.progressAt.getTime() < leaseMs) {
+      if (!FileLifecycle.outlivedLease(record, now, lease)) {
         // Within its lease: a live job is left alone; a lost or spent one is re-created if the body
         // is there to resume from (it is in PostgreSQL, not in Redis). A file without a body is an
         // in-process one, still in its gateway's hands until the lease ends.
@@ -115,7 +119,10 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
       if (await failUnfinishable(this.lifecycle, record)) report.failed++;
     }
 
-    report.released = await this.lifecycle.releaseStaleReservations(new Date(now.getTime() - leaseMs), BATCH);
+    report.released = await this.lifecycle.releaseStaleReservations(
+      new Date(now.getTime() - lease * 1000),
+      BATCH,
+    );
     report.objects = await this.lifecycle.removeStaleObjects(BATCH);
     report.payloads = await this.lifecycle.removeLeftOverPayloads(BATCH);
     report.claims = await this.claims.purgeStaleClaims(now);

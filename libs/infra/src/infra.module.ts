@@ -6,8 +6,9 @@ import {
   type OnApplicationShutdown,
   type Provider,
 } from '@nestjs/common';
-import { BullModule } from '@nestjs/bullmq';
-import { ClsModule } from 'nestjs-cls';
+import { BullModule, getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
+import { ClsModule, ClsService } from 'nestjs-cls';
 import { Redis } from 'ioredis';
 import type { ServicesConfig } from '@ppfile/config';
 import {
@@ -26,7 +27,7 @@ import {
   UserStore,
   type Stores,
 } from '@ppfile/db';
-import { FileLifecycle, FileProduction, LEGACY_QUEUE_NAME, PayloadCipher, QUEUE_NAMES } from '@ppfile/jobs';
+import { FileLifecycle, FileProduction, PayloadCipher, type QueueName } from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { CURRENT_SPEC_VERSION } from '@ppfile/rules';
 import { newRequestId } from '@ppfile/contract';
@@ -59,6 +60,11 @@ export interface InfraOptions {
    * the jobs added and the error bodies.
    */
   requestIds: 'http' | 'jobs';
+  /**
+   * The queues of libs/jobs QUEUES this process uses, the only ones it registers: the gateway those
+   * it adds to, a worker those it processes. JobQueue refuses any other.
+   */
+  queues: readonly QueueName[];
 }
 
 /** Closes the process-wide clients last, after the app's own shutdown hooks (the worker closes first). */
@@ -152,7 +158,25 @@ export class InfraModule {
           }),
         inject: [PrismaClient, STORES, ObjectStorage, PayloadCipher, Clock, Metrics],
       },
-      JobQueue,
+      {
+        provide: JobQueue,
+        useFactory: (
+          redis: Redis,
+          health: HealthChecks,
+          cls: ClsService,
+          cipher: PayloadCipher,
+          ...queues: Queue[]
+        ) =>
+          new JobQueue({
+            queues: Object.fromEntries(options.queues.map((name, i) => [name, queues[i]!])),
+            prefix: services.queuePrefix,
+            redis,
+            health,
+            cls,
+            cipher,
+          }),
+        inject: [Redis, HealthChecks, ClsService, PayloadCipher, ...options.queues.map(getQueueToken)],
+      },
       HealthChecks,
       {
         provide: FileProduction,
@@ -187,8 +211,8 @@ export class InfraModule {
     return {
       module: InfraModule,
       global: true,
-      // The queues (one per kind of work, libs/jobs QUEUES) on the configuration's Redis and
-      // QUEUE_PREFIX; @nestjs/bullmq builds them once, the workers' @Processor classes consume them.
+      // The queues this process uses (`queues`, of libs/jobs QUEUES) on the configuration's Redis and
+      // QUEUE_PREFIX; @nestjs/bullmq builds each once.
       imports: [
         ClsModule.forRoot({
           global: true,
@@ -208,7 +232,7 @@ export class InfraModule {
             prefix: services.queuePrefix,
           }),
         }),
-        BullModule.registerQueue(...[...QUEUE_NAMES, LEGACY_QUEUE_NAME].map((name) => ({ name }))),
+        BullModule.registerQueue(...options.queues.map((name) => ({ name }))),
       ],
       providers,
       exports: [

@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { InjectQueue } from '@nestjs/bullmq';
-import { Job, Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { ClsService } from 'nestjs-cls';
+import { Job, type Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { ClsService } from 'nestjs-cls';
 import {
-  GENERATE_ATTEMPTS,
   generateJobId,
-  LEGACY_QUEUE_NAME,
+  generateJobOptions,
   openAnswer,
   PayloadCipher,
   sealedUploadKeys,
@@ -26,42 +23,52 @@ import {
   type ValidateFileInput,
 } from '@ppfile/jobs';
 import type { FileValidationResponse } from '@ppfile/rules';
-import { HealthChecks } from './health';
-
-/** The backoff type of ppfile's jobs: the worker computes it (retryDelayMs: exponential, capped). */
-export const BACKOFF_TYPE = 'ppfile';
+import type { HealthChecks } from './health';
 
 /** The longest pause between two looks at an upload's validation job. */
 const POLL_MAX_MS = 50;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+export interface JobQueueDeps {
+  /** The queues this process uses (InfraModule.forRoot `queues`), built once by @nestjs/bullmq. */
+  queues: Partial<Record<QueueName, Queue>>;
+  /** QUEUE_PREFIX: the sealed uploads' keys sit beside the queues'. */
+  prefix: string;
+  redis: Redis;
+  health: HealthChecks;
+  cls: ClsService;
+  cipher: PayloadCipher;
+}
+
 /**
- * The queues (one per kind of work, libs/jobs QUEUES), registered once per process by
- * @nestjs/bullmq (InfraModule): the gateway adds and watches jobs, the workers' reconciler re-adds
- * lost ones and keeps the sweep scheduled. Waiting never relies on a blocking Redis connection: a
+ * The queues of libs/jobs QUEUES this process uses, each registered by @nestjs/bullmq in InfraModule
+ * where it is used: the gateway adds generations and uploads; the workers' reconciler re-adds lost
+ * generations and keeps the sweep scheduled. Waiting never relies on a blocking Redis connection: a
  * waiter polls (the file record in PostgreSQL for generations, the job for uploads), so a Redis
  * restart cannot leave it hanging.
  */
-@Injectable()
 export class JobQueue {
-  readonly queues: Record<QueueName, Queue>;
+  private readonly redis: Redis;
+  private readonly cls: ClsService;
+  private readonly cipher: PayloadCipher;
+  private readonly prefix: string;
 
-  constructor(
-    @InjectQueue('generate') private readonly generate: Queue,
-    @InjectQueue('validate') private readonly validate: Queue,
-    @InjectQueue('maintenance') private readonly maintenance: Queue,
-    /** The one queue of earlier versions, drained on upgrade (drainLegacyQueue). */
-    @InjectQueue(LEGACY_QUEUE_NAME) private readonly legacy: Queue,
-    @Inject(Redis) private readonly redis: Redis,
-    @Inject(HealthChecks) health: HealthChecks,
-    @Inject(ClsService) private readonly cls: ClsService,
-    @Inject(PayloadCipher) private readonly cipher: PayloadCipher,
-  ) {
-    this.queues = { generate, validate, maintenance };
+  constructor(private readonly deps: JobQueueDeps) {
+    this.redis = deps.redis;
+    this.cls = deps.cls;
+    this.cipher = deps.cipher;
+    this.prefix = deps.prefix;
     // While Redis is away calls fail (503) and the connection comes back by itself.
-    for (const queue of Object.values(this.queues)) queue.on('error', () => health.suspect());
-    legacy.on('error', () => undefined);
+    for (const queue of Object.values(deps.queues)) queue.on('error', () => deps.health.suspect());
+  }
+
+  /** A queue this process registered; any other is a wiring mistake, named. */
+  queue(name: QueueName): Queue {
+    const queue = this.deps.queues[name];
+    if (!queue)
+      throw new Error(`queue "${name}" is not registered in this process (InfraModule.forRoot queues)`);
+    return queue;
   }
 
   /** The id of the request (or job) under way, carried by the jobs it adds. */
@@ -69,35 +76,22 @@ export class JobQueue {
     return this.cls.isActive() ? this.cls.getId() : undefined;
   }
 
-  /** The BullMQ key prefix of these queues (QUEUE_PREFIX). */
-  private get prefix(): string {
-    return this.generate.opts.prefix ?? 'bull';
-  }
-
   /** The job id is the file id: adding it twice (a retried request, the reconciler) adds one job. */
   async enqueueGenerate(fileId: string, requestId = this.currentRequestId()): Promise<void> {
-    await this.generate.add(
-      'generate',
-      { fileId, requestId },
-      {
-        jobId: generateJobId(fileId),
-        attempts: GENERATE_ATTEMPTS,
-        backoff: { type: BACKOFF_TYPE },
-        removeOnComplete: { age: 3600 },
-        removeOnFail: { age: 24 * 3600 },
-      },
-    );
+    await this.queue('generate').add('generate', { fileId, requestId }, generateJobOptions(fileId));
   }
 
   /** `waiting`, `active`, `delayed`, `completed`, `failed`, … or `unknown` when Redis has no such job. */
   async generateJobState(fileId: string): Promise<string> {
-    return this.generate.getJobState(generateJobId(fileId));
+    return this.queue('generate').getJobState(generateJobId(fileId));
   }
 
   /** Jobs by queue and state, for the metrics gauge (prioritized jobs wait too: BullMQ keeps them apart). */
-  async counts(): Promise<Record<QueueName, Record<'waiting' | 'active' | 'delayed' | 'failed', number>>> {
+  async counts(): Promise<
+    Partial<Record<QueueName, Record<'waiting' | 'active' | 'delayed' | 'failed', number>>>
+  > {
     const entries = await Promise.all(
-      (Object.entries(this.queues) as [QueueName, Queue][]).map(async ([name, queue]) => {
+      (Object.entries(this.deps.queues) as [QueueName, Queue][]).map(async ([name, queue]) => {
         const c = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
         const counts = {
           waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
@@ -108,12 +102,12 @@ export class JobQueue {
         return [name, counts] as const;
       }),
     );
-    return Object.fromEntries(entries) as Record<QueueName, (typeof entries)[number][1]>;
+    return Object.fromEntries(entries);
   }
 
   /** Adds a generation again after its job was lost or spent its attempts (the reconciler, within the lease). */
   async requeueGenerate(fileId: string, requestId?: string): Promise<void> {
-    const job = await this.generate.getJob(generateJobId(fileId));
+    const job = await this.queue('generate').getJob(generateJobId(fileId));
     if (job) {
       const state = await job.getState();
       if (state !== 'failed' && state !== 'completed') return;
@@ -167,7 +161,11 @@ export class JobQueue {
         sealed: { payloadKey: keys.payloadKey, answerKey: keys.answerKey },
         requestId: this.currentRequestId(),
       };
-      await this.validate.add(name, data, { jobId: keys.jobId, attempts: 2, ...UPLOAD_JOB_RETENTION });
+      await this.queue('validate').add(name, data, {
+        jobId: keys.jobId,
+        attempts: 2,
+        ...UPLOAD_JOB_RETENTION,
+      });
     } catch (e) {
       await this.redis.del(keys.payloadKey).catch(() => undefined);
       throw e;
@@ -188,7 +186,7 @@ export class JobQueue {
       // so that the answer is not held back by the polling itself (it was up to 250 ms).
       for (let pause = 10; ; pause = Math.min(pause * 2, POLL_MAX_MS)) {
         await sleep(pause);
-        const current = await Job.fromId(this.validate, keys.jobId);
+        const current = await Job.fromId(this.queue('validate'), keys.jobId);
         if (!current) throw new DependencyUnavailableError('queue', 'the validation job was lost');
         if (current.finishedOn && current.returnvalue) {
           const stored = await this.redis.getBuffer(keys.answerKey);
@@ -208,37 +206,17 @@ export class JobQueue {
 
   /** The expiry sweep's schedule: upserting the same id keeps one repeatable job for every worker. */
   async scheduleSweep(everyMs: number): Promise<void> {
-    await this.maintenance.upsertJobScheduler('sweep', { every: everyMs }, { name: 'sweep', data: {} });
-  }
-
-  /**
-   * The one queue of earlier versions (LEGACY_QUEUE_NAME), emptied on upgrade: its pending
-   * generations are added again to `generate` (same job id: never twice), its sweep scheduler removed,
-   * then its keys deleted. Upload validations in it are dropped: their clients got 503 and retry.
-   * Returns how many generations moved; 0 when there is no such queue.
-   */
-  async drainLegacyQueue(): Promise<number> {
-    const legacy = this.legacy;
-    // The process may have just started: its connection is awaited, not assumed.
-    await legacy.waitUntilReady();
-    const [counts, schedulers] = await Promise.all([legacy.getJobCounts(), legacy.getJobSchedulers()]);
-    if (Object.values(counts).every((n) => !n) && schedulers.length === 0) return 0;
-    await legacy.pause();
-    let moved = 0;
-    for (const job of await legacy.getJobs(['waiting', 'prioritized', 'delayed', 'active', 'failed'])) {
-      if (job?.name !== 'generate' || typeof (job.data as { fileId?: unknown }).fileId !== 'string') continue;
-      await this.enqueueGenerate((job.data as { fileId: string }).fileId);
-      moved++;
-    }
-    for (const scheduler of schedulers) await legacy.removeJobScheduler(scheduler.key);
-    await legacy.obliterate({ force: true });
-    return moved;
+    await this.queue('maintenance').upsertJobScheduler(
+      'sweep',
+      { every: everyMs },
+      { name: 'sweep', data: {} },
+    );
   }
 
   /** Closes gracefully, or after 3 s by force (a connection waiting to reconnect must not hold shutdown). */
   async close(): Promise<void> {
     await Promise.all(
-      [...Object.values(this.queues), this.legacy].map(async (queue) => {
+      Object.values(this.deps.queues).map(async (queue) => {
         const late = await Promise.race([
           queue.close().then(
             () => false,

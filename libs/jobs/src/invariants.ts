@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '@ppfile/db';
 import type { ObjectStorage } from '@ppfile/storage';
-import { objectKeyOf } from './lifecycle';
+import { FileLifecycle, objectKeyOf } from './lifecycle';
 
 export interface Violation {
   /** What invariant is broken (stable names, for scripts and tests). */
@@ -72,15 +72,16 @@ export async function checkInvariants(input: {
     });
   }
 
-  const leaseStart = new Date(now.getTime() - input.processingLeaseSeconds * 1000);
-  for (const f of await prisma.fileRecord.findMany({
-    where: { status: 'PROCESSING', progressAt: { lt: leaseStart } },
-    select: { id: true },
-  })) {
+  const processing = await prisma.fileRecord.findMany({
+    where: { status: 'PROCESSING' },
+    select: { id: true, progressAt: true },
+  });
+  for (const f of processing) {
+    if (!FileLifecycle.outlivedLease(f, now, input.processingLeaseSeconds)) continue;
     violations.push({
       kind: 'processing_past_lease',
       subject: f.id,
-      detail: `processing since before ${leaseStart.toISOString()}`,
+      detail: `processing since ${f.progressAt.toISOString()}, lease ${input.processingLeaseSeconds} s`,
     });
   }
 

@@ -90,6 +90,16 @@ export interface ClaimRef {
 export class FileLifecycle {
   constructor(private readonly deps: FileLifecycleDeps) {}
 
+  /**
+   * Whether a processing file has outlived its lease (PROCESSING_LEASE_SECONDS, API.md §8): no
+   * progress for that long. Within it the file is still someone's work (a job retrying, a gateway
+   * generating in process) and only its job is re-created; past it the file may be failed. The one
+   * rule the generate job's last failure, the reconciler and the invariant check all apply.
+   */
+  static outlivedLease(record: Pick<FileRecord, 'progressAt'>, now: Date, leaseSeconds: number): boolean {
+    return now.getTime() - record.progressAt.getTime() >= leaseSeconds * 1000;
+  }
+
   private get prisma(): PrismaClient {
     return this.deps.prisma;
   }

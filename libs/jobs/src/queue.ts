@@ -1,3 +1,4 @@
+import type { JobsOptions } from 'bullmq';
 import type { Lang } from '@ppfile/rules';
 import type { SealedUploadKeys } from './sealed-uploads';
 import type { UploadContext, UploadTask } from './uploads';
@@ -30,13 +31,6 @@ export const QUEUE_NAMES = Object.keys(QUEUES) as QueueName[];
 export function queueOf(job: JobName): QueueName {
   return QUEUE_NAMES.find((q) => (QUEUES[q] as readonly JobName[]).includes(job))!;
 }
-
-/**
- * Before issue 20 every job went through this one queue. A worker of this version drains it at start
- * (its generations re-added to `generate`, its scheduler removed, then the queue obliterated):
- * docs/operating.md, upgrading.
- */
-export const LEGACY_QUEUE_NAME = 'ppfile';
 
 export interface GenerateJobData {
   /** The file record (status processing) this job completes; also the job id. */
@@ -103,3 +97,20 @@ export function retryDelayMs(attemptsMade: number): number {
 export const MAX_STALLED_COUNT = 5;
 
 export const generateJobId = (fileId: string): string => fileId;
+
+/** The backoff type of ppfile's jobs: the worker computes it (retryDelayMs: exponential, capped). */
+export const BACKOFF_TYPE = 'ppfile';
+
+/**
+ * How a generation is added, by whoever adds it (the gateway, the reconciler, the legacy queue's
+ * drain): the job id is the file id, so adding it twice adds one job.
+ */
+export function generateJobOptions(fileId: string): JobsOptions {
+  return {
+    jobId: generateJobId(fileId),
+    attempts: GENERATE_ATTEMPTS,
+    backoff: { type: BACKOFF_TYPE },
+    removeOnComplete: { age: 3600 },
+    removeOnFail: { age: 24 * 3600 },
+  };
+}

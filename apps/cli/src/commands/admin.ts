@@ -24,7 +24,10 @@ import {
   validateEnvironment,
   withoutTrailingSlashes,
 } from '@ppfile/config';
+import { Redis } from 'ioredis';
 import { checkInvariants } from '@ppfile/jobs';
+// Apart from the index: bullmq stays out of every process that loads @ppfile/jobs (rules threads too).
+import { drainLegacyQueue } from '@ppfile/jobs/legacy-queue';
 import type { Lang } from '@ppfile/rules';
 import { ObjectStorage } from '@ppfile/storage';
 import { EXIT_INVALID, EXIT_OK, printJson, UsageError, usageError, type Output } from '../cli-io';
@@ -295,6 +298,34 @@ async function reconcileCheck({ values, output, databaseUrl, env, lang }: Contex
   return violations.length === 0 ? EXIT_OK : EXIT_INVALID;
 }
 
+/**
+ * `admin queue drain-legacy`: empties the one queue of earlier versions (libs/jobs
+ * drainLegacyQueue) on REDIS_URL under QUEUE_PREFIX, the gateway's and workers' defaults when unset.
+ * Once, after the upgrade: no process of this version registers that queue.
+ */
+async function drainLegacy({ values, output, env, lang }: Context): Promise<number> {
+  const url = env.REDIS_URL || 'redis://127.0.0.1:6379';
+  const redis = new Redis(url, {
+    // An unreachable Redis ends the command (one line, exit 2) instead of retrying for ever.
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 1,
+    retryStrategy: (attempt: number) => (attempt > 3 ? null : 200 * attempt),
+  });
+  redis.on('error', () => undefined);
+  let drained;
+  try {
+    drained = await drainLegacyQueue(redis, env.QUEUE_PREFIX || 'bull');
+  } catch (e) {
+    if (redis.status === 'ready') throw e;
+    throw usageError('redis_unreachable', { url: redactUrl(url) });
+  } finally {
+    redis.disconnect();
+  }
+  if (values.json) printJson(output, drained);
+  else output.out(`${say(lang, 'legacy_drained', drained)}\n`);
+  return EXIT_OK;
+}
+
 async function dbMigrate({ values, output, databaseUrl, lang }: Context): Promise<number> {
   const result = await migrate(
     databaseUrl,
@@ -379,5 +410,6 @@ export const admin = {
   userRemove: adminCommand(userRemove),
   usage: adminCommand(usage),
   reconcileCheck: adminCommand(reconcileCheck),
+  drainLegacy: adminCommand(drainLegacy),
   dbMigrate: adminCommand(dbMigrate),
 };

@@ -1,9 +1,10 @@
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { BullBoardModule } from '@bull-board/nestjs';
+import { BullModule } from '@nestjs/bullmq';
 import type { DynamicModule } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { QUEUE_NAMES } from '@ppfile/jobs';
+import { QUEUE_NAMES, type QueueName } from '@ppfile/jobs';
 import type { GatewayConfig } from '../config';
 import { OPERATOR_GATE } from './operator-auth';
 
@@ -19,10 +20,13 @@ class QuietExpressAdapter extends ExpressAdapter {
 
 /**
  * Bull Board at /admin/queues through its Nest module: every queue (libs/jobs QUEUES), behind the
- * operators' gate, read-only unless BULL_BOARD_WRITABLE.
+ * operators' gate, read-only unless BULL_BOARD_WRITABLE. The queues the gateway does not add to
+ * (`added`, registered by InfraModule) are registered here, for the board alone.
  */
-export function bullBoardModules(config: GatewayConfig): DynamicModule[] {
+export function bullBoardModules(config: GatewayConfig, added: readonly QueueName[]): DynamicModule[] {
+  const shownOnly = QUEUE_NAMES.filter((name) => !added.includes(name));
   return [
+    BullModule.registerQueue(...shownOnly.map((name) => ({ name }))),
     BullBoardModule.forRootAsync({
       useFactory: (gate: RequestHandler) => ({
         route: BULL_BOARD_PATH,

@@ -1,19 +1,16 @@
-import { Inject, Logger } from '@nestjs/common';
-import { Processor } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { FileLifecycle } from '@ppfile/jobs';
-import { JobHost } from './job-host';
+import { OnJob } from '../jobs/on-job';
 
 /** The `maintenance` queue — `sweep` (repeatable): deletes expired objects and marks their records expired (SERVICE.md §3). */
-@Processor('maintenance')
-export class SweepProcessor extends JobHost {
-  static override readonly handles = ['sweep'] as const;
+@Injectable()
+export class SweepProcessor {
   private readonly sweepLogger = new Logger('sweep');
 
-  constructor(@Inject(FileLifecycle) private readonly lifecycle: FileLifecycle) {
-    super();
-  }
+  constructor(@Inject(FileLifecycle) private readonly lifecycle: FileLifecycle) {}
 
-  protected async handle(): Promise<{ expired: number }> {
+  @OnJob('sweep')
+  async sweep(): Promise<{ expired: number }> {
     const expired = await this.lifecycle.sweepExpired(500);
     if (expired) this.sweepLogger.log(`${expired} expired file(s) deleted`);
     return { expired };

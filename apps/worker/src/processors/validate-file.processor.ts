@@ -1,5 +1,4 @@
-import { Inject } from '@nestjs/common';
-import { Processor } from '@nestjs/bullmq';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
@@ -16,7 +15,7 @@ import {
 } from '@ppfile/jobs';
 import { createCsvValidator, type FileValidationResponse } from '@ppfile/rules';
 import { ReferenceDirectory } from '@ppfile/refdata';
-import { JobHost } from './job-host';
+import { OnJob } from '../jobs/on-job';
 import { UploadPool } from './upload-pool';
 import type { UploadThreadOutcome } from './upload-task';
 
@@ -33,41 +32,50 @@ import type { UploadThreadOutcome } from './upload-task';
  * run between slices and no input makes a slice slow; a thread would add a copy of the file and a
  * second path to keep alike with the gateway's streaming validation.
  */
-@Processor('validate')
-export class ValidateFileProcessor extends JobHost {
-  static override readonly handles = ['validate-file', 'import-sheet', 'fix-file'] as const;
-
+@Injectable()
+export class ValidateFileProcessor {
   constructor(
     @Inject(Redis) private readonly redis: Redis,
     @Inject(ReferenceDirectory) private readonly references: ReferenceDirectory,
     @Inject(PayloadCipher) private readonly cipher: PayloadCipher,
     @Inject(UploadPool) private readonly uploads: UploadPool,
-  ) {
-    super();
+  ) {}
+
+  @OnJob('validate-file')
+  validateFile(job: Job<SealedUploadJobData>): Promise<SealedAnswerRef> {
+    return this.answer<ValidateFileInput>(job, async (input, file) => {
+      const validation = await this.validateCsv(input, file);
+      return [validation, validation.rows_total];
+    });
   }
 
-  protected async handle(job: Job): Promise<SealedAnswerRef> {
-    const { sealed } = job.data as SealedUploadJobData;
+  @OnJob('import-sheet')
+  importSheet(job: Job<SealedUploadJobData>): Promise<SealedAnswerRef> {
+    return this.answer<UploadInput>(job, (input, file) => this.inThread('import', input, file));
+  }
+
+  @OnJob('fix-file')
+  fixFile(job: Job<SealedUploadJobData>): Promise<SealedAnswerRef> {
+    return this.answer<UploadInput>(job, (input, file) => this.inThread('fix', input, file));
+  }
+
+  /**
+   * Opens the job's sealed upload, works out its answer and seals it back for the waiting gateway,
+   * deleting the upload: the job's return value only says where the answer is, and its row count.
+   */
+  private async answer<I>(
+    job: Job<SealedUploadJobData>,
+    work: (
+      input: I,
+      file: Buffer,
+    ) => Promise<[FileValidationResponse | UploadThreadOutcome, number | undefined]>,
+  ): Promise<SealedAnswerRef> {
+    const { sealed } = job.data;
     if (!sealed) throw new Error('this job names no sealed upload (added by a gateway of another version)');
     const stored = await this.redis.getBuffer(sealed.payloadKey);
     if (!stored) throw new Error('the uploaded file of this job is gone (expired or already done)');
-    const upload = openUpload<ValidateFileInput & UploadInput>(this.cipher, sealed.payloadKey, stored);
-    let answer: FileValidationResponse | UploadThreadOutcome;
-    let rows: number | undefined;
-    if (job.name === 'validate-file') {
-      const validation = await this.validateFile(upload.input, upload.file);
-      [answer, rows] = [validation, validation.rows_total];
-    } else {
-      const d: UploadInput = upload.input;
-      const task: UploadTask =
-        d.kind === 'import' ? { kind: 'import', form: d.form } : { kind: 'fix', form: d.form };
-      const outcome = await this.uploads.run(task, upload.file, {
-        lang: d.lang,
-        maxRows: d.maxRows,
-        today: d.today,
-      });
-      [answer, rows] = [outcome, outcome.ok ? rowsOf(outcome.response) : undefined];
-    }
+    const upload = openUpload<I>(this.cipher, sealed.payloadKey, stored);
+    const [answer, rows] = await work(upload.input, upload.file);
     await this.redis
       .multi()
       .set(sealed.answerKey, sealAnswer(this.cipher, sealed.answerKey, answer), 'EX', UPLOAD_ANSWER_SECONDS)
@@ -76,7 +84,21 @@ export class ValidateFileProcessor extends JobHost {
     return { sealed: sealed.answerKey, rows };
   }
 
-  private async validateFile(d: ValidateFileInput, content: Buffer): Promise<FileValidationResponse> {
+  /** An import or a fix, in an upload thread within the upload time budget (UploadPool). */
+  private async inThread(
+    kind: UploadTask['kind'],
+    d: UploadInput,
+    file: Buffer,
+  ): Promise<[UploadThreadOutcome, number | undefined]> {
+    if (d.kind !== kind)
+      throw new Error(`this job's sealed upload is not a${kind === 'import' ? 'n import' : ' fix'}`);
+    const task: UploadTask =
+      d.kind === 'import' ? { kind: 'import', form: d.form } : { kind: 'fix', form: d.form };
+    const outcome = await this.uploads.run(task, file, { lang: d.lang, maxRows: d.maxRows, today: d.today });
+    return [outcome, outcome.ok ? rowsOf(outcome.response) : undefined];
+  }
+
+  private async validateCsv(d: ValidateFileInput, content: Buffer): Promise<FileValidationResponse> {
     const validator = createCsvValidator(
       {
         type: d.type,

@@ -1,0 +1,28 @@
+import type { WorkerOptions } from 'bullmq';
+import { redisOptions } from '@ppfile/infra';
+import { MAX_STALLED_COUNT, QUEUE_NAMES, retryDelayMs, type QueueName } from '@ppfile/jobs';
+import type { WorkerConfig } from '../config';
+
+/** The BullMQ options of each queue's worker, from the validated configuration (one provider). */
+export const QUEUE_WORKER_OPTIONS = Symbol('QueueWorkerOptions');
+export type QueueWorkerOptions = Readonly<Record<QueueName, WorkerOptions>>;
+
+/**
+ * Each queue's concurrency (WORKER_CONCURRENCY_<QUEUE>), the worker's own Redis connection (BullMQ's
+ * blocking reads), QUEUE_PREFIX and the lock. Long jobs keep their lock: the largest (50,000 rows)
+ * blocks the event loop well under a second, and BullMQ renews a lock every lockDuration / 2.
+ * Retries back off exponentially, capped (libs/jobs retryDelayMs); a job whose worker died is taken
+ * over up to MAX_STALLED_COUNT times.
+ */
+export function queueWorkerOptions(config: WorkerConfig): QueueWorkerOptions {
+  const of = (queue: QueueName): WorkerOptions => ({
+    connection: redisOptions(config.redisUrl, 'worker'),
+    prefix: config.queuePrefix,
+    concurrency: config.concurrency[queue],
+    lockDuration: config.lockSeconds * 1000,
+    stalledInterval: (config.lockSeconds * 1000) / 2,
+    maxStalledCount: MAX_STALLED_COUNT,
+    settings: { backoffStrategy: (attemptsMade: number) => retryDelayMs(attemptsMade) },
+  });
+  return Object.fromEntries(QUEUE_NAMES.map((q) => [q, of(q)])) as Record<QueueName, WorkerOptions>;
+}
