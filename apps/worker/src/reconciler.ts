@@ -7,8 +7,8 @@ import {
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { FileStore, IdempotencyStore, JobPayloadStore } from '@ppfile/db';
-import { Clock, HealthChecks, isDependencyDown, JobQueue } from '@ppfile/infra';
-import { failUnfinishable, FileLifecycle } from '@ppfile/jobs';
+import { Clock, HealthChecks, JobQueue } from '@ppfile/infra';
+import { failUnfinishable, FileLifecycle, isDependencyDown } from '@ppfile/jobs';
 import { WORKER_CONFIG, type WorkerConfig } from './config';
 
 export interface ReconcileReport {

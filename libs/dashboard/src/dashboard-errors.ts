@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { framesOf, isDependencyDown } from '@ppfile/infra';
+import { framesOf } from '@ppfile/infra';
+import { isDependencyDown } from '@ppfile/jobs';
 import { pickLang } from '@ppfile/rules';
 import { RETRY_AFTER_UNAVAILABLE_SECONDS } from '@ppfile/contract';
 import type { DashboardRequest } from './dashboard-request';

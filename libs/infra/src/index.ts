@@ -1,11 +1,11 @@
 /**
  * @ppfile/infra — the Nest module both apps import: the shared clients and stores built once from
- * the validated configuration, the queue, the file lifecycle, the Redis policy, which errors mean a
- * dependency is down, and the limits' stores in Redis (the per-minute limiter, sign-in failures).
+ * the validated configuration, the queue, the file lifecycle and its production, the Redis policy,
+ * and the limits' stores in Redis (the per-minute limiter, sign-in failures). Which errors mean a
+ * dependency is down is libs/jobs' (`isDependencyDown`), below it.
  */
 export * from './basic-auth';
 export * from './clock';
-export { DependencyUnavailableError, isDependencyDown } from '@ppfile/jobs';
 export * from './health';
 export * from './infra.module';
 export * from './job-queue';

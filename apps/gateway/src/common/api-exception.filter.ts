@@ -9,7 +9,8 @@ import {
   type ErrorBody,
   type RequestErrorCode,
 } from '@ppfile/contract';
-import { framesOf, isDependencyDown } from '@ppfile/infra';
+import { framesOf } from '@ppfile/infra';
+import { isDependencyDown } from '@ppfile/jobs';
 import { CURRENT_LIMITS, RequestError } from '@ppfile/rules';
 import type { GatewayRequest } from './request-context';
 

@@ -7,15 +7,8 @@ import {
 } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import { CLS_ID, ClsService } from 'nestjs-cls';
-import {
-  HealthChecks,
-  isDependencyDown,
-  Metrics,
-  ROOT_LOGGER,
-  type JobOutcome,
-  type RootLogger,
-} from '@ppfile/infra';
-import { QUEUE_NAMES, QUEUES, type QueueName } from '@ppfile/jobs';
+import { HealthChecks, Metrics, ROOT_LOGGER, type JobOutcome, type RootLogger } from '@ppfile/infra';
+import { isDependencyDown, QUEUE_NAMES, QUEUES, type QueueName } from '@ppfile/jobs';
 import { WORKER_CONFIG, type WorkerConfig } from '../config';
 import { JobHandlers } from './job-handlers';
 import { QUEUE_WORKER_OPTIONS, type QueueWorkerOptions } from './worker-options';

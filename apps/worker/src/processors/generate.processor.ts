@@ -1,8 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { FileStore } from '@ppfile/db';
-import { Clock, isDependencyDown } from '@ppfile/infra';
-import { failUnfinishable, FileLifecycle, FileProduction, type GenerateJobData } from '@ppfile/jobs';
+import { Clock } from '@ppfile/infra';
+import {
+  failUnfinishable,
+  FileLifecycle,
+  FileProduction,
+  isDependencyDown,
+  type GenerateJobData,
+} from '@ppfile/jobs';
 import { WORKER_CONFIG, type WorkerConfig } from '../config';
 import { OnJob, OnJobFailed } from '../jobs/on-job';
 import { GenerationPool } from './generation-pool';
