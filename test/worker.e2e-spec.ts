@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { monthOf, PrismaClient } from '@ppfile/db';
+import { monthOf } from '@ppfile/db';
 import { createRootLogger, JobQueue, Metrics, redisOptions } from '@ppfile/infra';
 import { QUEUE_NAMES } from '@ppfile/jobs';
 import { fixCsv, generateFile, parisDay, validateCsv } from '@ppfile/rules';
@@ -13,11 +13,8 @@ import { importSheet } from '@ppfile/sheets';
 import { validBody } from '@ppfile/rules/testing/fixtures';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { startGateway, type Gateway } from './support/gateway';
-import { spawnWorker, startWorker, workerConfigFor } from './support/worker';
+import { spawnWorker, startWorker, workerConfigFor, workerEnv } from './support/worker';
 import { QueueWorkers } from '../apps/worker/src/jobs/queue-workers';
-import { GenerationPool } from '../apps/worker/src/processors/generation-pool';
-import { UploadPool } from '../apps/worker/src/processors/upload-pool';
-import { SweepProcessor } from '../apps/worker/src/processors/sweep.processor';
 import { WorkerModule } from '../apps/worker/src/worker.module';
 import { suiteLogs } from './support/logs';
 
@@ -281,6 +278,25 @@ describe('hand-off to the workers', () => {
   });
 });
 
+/** Builds the compiled WorkerModule with SweepProcessor emptied, initializes it, prints the outcome. */
+const BOOT_WITHOUT_SWEEP = `
+require('reflect-metadata');
+const { Test } = require('@nestjs/testing');
+const src = './dist/apps/worker/apps/worker/src/';
+const { WorkerModule } = require(src + 'worker.module');
+const { SweepProcessor } = require(src + 'processors/sweep.processor');
+const { loadWorkerConfig } = require(src + 'config');
+const { createRootLogger } = require('./dist/apps/worker/libs/infra/src');
+(async () => {
+  const logger = createRootLogger({ app: 'worker', level: 'silent' });
+  const module = await Test.createTestingModule({ imports: [WorkerModule.forRoot(loadWorkerConfig(), logger)] })
+    .overrideProvider(SweepProcessor).useValue({}).compile();
+  let outcome = { started: true };
+  try { await module.init(); } catch (e) { outcome = { started: false, error: e.message }; }
+  process.stdout.write(JSON.stringify(outcome) + '\\n', () => process.exit(0));
+})();
+`;
+
 describe('one queue per kind of work (issue 20)', () => {
   it('each process registers the queues it uses: the gateway those it adds to, no legacy queue', () => {
     const jobs = gw.app.get(JobQueue);
@@ -292,30 +308,24 @@ describe('one queue per kind of work (issue 20)', () => {
   });
 
   it('the worker refuses to start when a job name of libs/jobs QUEUES has no @OnJob handler', async () => {
-    const logger = createRootLogger({ app: 'worker', level: 'info', destination: suiteLogs });
-    const build = (withSweep: boolean) => {
-      const builder = Test.createTestingModule({
-        imports: [WorkerModule.forRoot(workerConfigFor(gw), logger)],
-      });
-      // Without SweepProcessor's methods, `sweep` (queue `maintenance`) has no handler.
-      return (withSweep ? builder : builder.overrideProvider(SweepProcessor).useValue({})).compile();
-    };
-    const missing = await build(false);
-    try {
-      await expect(missing.init()).rejects.toThrow(
+    // The built WorkerModule without SweepProcessor's methods: `sweep` (queue `maintenance`) has no
+    // handler. In a process of its own, as main.ts runs it: a context whose init failed cannot be
+    // closed, and what it opened dies with the process.
+    const missing = execFileSync(process.execPath, ['-e', BOOT_WITHOUT_SWEEP], {
+      cwd: path.join(__dirname, '..'),
+      env: workerEnv(workerConfigFor(gw)),
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(missing.trim().split('\n').pop()!)).toEqual({
+      started: false,
+      error: expect.stringContaining(
         'the worker cannot start: no handler for job "sweep" (queue "maintenance")',
-      );
-    } finally {
-      // A context whose init failed does not close (main.ts exits the process): its clients by hand.
-      await Promise.allSettled([
-        missing.get(JobQueue).close(),
-        missing.get(Redis).quit(),
-        missing.get(PrismaClient).$disconnect(),
-        missing.get(GenerationPool).onApplicationShutdown(),
-        missing.get(UploadPool).onApplicationShutdown(),
-      ]);
-    }
-    const complete = await build(true);
+      ) as string,
+    });
+    const logger = createRootLogger({ app: 'worker', level: 'info', destination: suiteLogs });
+    const build = () =>
+      Test.createTestingModule({ imports: [WorkerModule.forRoot(workerConfigFor(gw), logger)] }).compile();
+    const complete = await build();
     try {
       await expect(complete.init()).resolves.toBe(complete);
       expect(complete.get(QueueWorkers).worker('maintenance').isRunning()).toBe(true);
