@@ -42,6 +42,8 @@ module.exports = {
   // Jest's default is 5 s a test. With four workers on two cores a test shares them, so it may take
   // longer than when it ran alone; a test that times something says so itself (its own expectation).
   testTimeout: 30_000,
+  // The longest files first, also on a fresh clone without jest's cache (test/support/sequencer.js).
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [
     {
       ...common,
