@@ -1,10 +1,14 @@
 /**
  * jest globalSetup of the e2e project, run once before any e2e file (and before the workers start):
  *
- * 1. builds what is stale among the CLI, the gateway and the worker, the three `nest build`s at once,
+ * 1. runs `npx ppfile --version` once: npm's first `npx ppfile` of a clone links the repository into
+ *    its cache and runs `prepare` again (prisma generate, nest build cli: docs/cli.md), which deletes
+ *    dist/cli and rewrites libs/db/src/generated under the files running beside it; done here, the
+ *    tests' own `npx ppfile` (cli.e2e-spec, README's blocks) find it linked;
+ * 2. builds what is stale among the CLI, the gateway and the worker, the three `nest build`s at once,
  *    so that no test file builds (a build deletes its dist/ folder first, which would break the files
  *    running beside it) and `npm start` finds the build current (bin/start.js, same sources);
- * 2. makes sure the migrated template database exists (support/database.ts), so that each test
+ * 3. makes sure the migrated template database exists (support/database.ts), so that each test
  *    database is a copy of it instead of a fresh run of every migration.
  */
 import { spawn } from 'node:child_process';
@@ -69,10 +73,22 @@ function nestBuild(app: string): Promise<void> {
   });
 }
 
+/** `npx ppfile --version` from the repository (its failure is the tests' to report). */
+function linkNpx(): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['ppfile', '--version'], { cwd: ROOT, stdio: 'ignore' });
+    child.on('error', () => resolve());
+    child.on('close', () => resolve());
+  });
+}
+
 export default async function globalSetup(): Promise<void> {
   const started = Date.now();
+  const template = ensureTemplateDatabase();
+  template.catch(() => undefined); // awaited below: a failure is reported there
+  await linkNpx();
   const stale = staleBuilds();
-  await Promise.all([...stale.map(nestBuild), ensureTemplateDatabase()]);
+  await Promise.all([...stale.map(nestBuild), template]);
   const built = stale.length ? `built ${stale.join(', ')}` : 'build is current';
   process.stderr.write(`\ne2e setup: ${built}, template database ready (${Date.now() - started} ms)\n`);
 }
