@@ -1,4 +1,12 @@
-/** jest: unit tests beside the code (*.spec.ts), end-to-end tests in test/ (*.e2e-spec.ts). */
+/**
+ * jest: unit tests beside the code (*.spec.ts), end-to-end tests in test/ (*.e2e-spec.ts).
+ *
+ * `npm test` runs two jest commands: the unit and e2e projects together on four workers (PPFILE_TEST_WORKERS), then
+ * the e2e-alone project (files that measure latency, which other files on the same two cores would
+ * disturb) on its own. Most e2e files wait on PostgreSQL, Redis, s3rver, Chromium or a child process
+ * most of the time, so four workers keep two cores busy; each e2e file has its own database, queue
+ * prefix, S3 directory and ports, so files do not meet.
+ */
 const swc = [
   '@swc/jest',
   {
@@ -18,7 +26,25 @@ const moduleNameMapper = {
 };
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
 
+/** Files that time the service (a latency budget): they run after the others, alone (e2e-alone). */
+const ALONE = ['<rootDir>/test/security/workbook-fuzz.e2e-spec.ts'];
+
+const e2e = {
+  ...common,
+  // Once before the e2e files: builds what is stale (cli, gateway, worker) and the migrated
+  // template database that each test database copies (test/support/global-setup.ts).
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  // After each e2e file: its answers against openapi.json, its log lines (JSON, no personal data).
+  setupFilesAfterEnv: ['<rootDir>/test/support/suite-audit.setup.ts'],
+};
+
 module.exports = {
+  maxWorkers: Number(process.env.PPFILE_TEST_WORKERS ?? 4),
+  // Jest's default is 5 s a test. With four workers on two cores a test shares them, so it may take
+  // longer than when it ran alone; a test that times something says so itself (its own expectation).
+  testTimeout: 30_000,
+  // The longest files first, also on a fresh clone without jest's cache (test/support/sequencer.js).
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [
     {
       ...common,
@@ -26,11 +52,11 @@ module.exports = {
       testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'],
     },
     {
-      ...common,
+      ...e2e,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      // After each e2e file: its answers against openapi.json, its log lines (JSON, no personal data).
-      setupFilesAfterEnv: ['<rootDir>/test/support/suite-audit.setup.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...ALONE],
     },
+    { ...e2e, displayName: 'e2e-alone', testMatch: ALONE },
   ],
 };

@@ -6,16 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadReferenceLists, shippedReferenceDir } from '@ppfile/refdata';
@@ -29,13 +20,12 @@ import {
 import { validateCsv, validateDeclarations } from '@ppfile/rules';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { runCli } from './support/cli';
+import { assertBuilt } from './support/worker';
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'ppfile.js');
 const BUILT = path.join(ROOT, 'dist', 'cli', 'apps', 'cli', 'src', 'main.js');
-const SOURCES = ['apps/cli/src', 'libs/rules/src', 'libs/refdata/src', 'libs/jobs/src'].map((d) =>
-  path.join(ROOT, d),
-);
 const FIXTURES = path.join(__dirname, 'fixtures', 'cli');
 /** 8 records of France Travail's ROME export, byte for byte (test/fixtures/official-exports/README.md). */
 const ROME_EXCERPT = excerpt('rome/unix_referentiel_competence_v460_utf8.csv');
@@ -63,22 +53,8 @@ const shipped = loadReferenceLists(shippedReferenceDir('2026-02'), '2026-02');
 /** Every code seen in the CLI's JSON outputs of this file (validation codes and error-body codes). */
 const seen = new Set<string>();
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 beforeAll(() => {
-  const newest = Math.max(...SOURCES.map(newestMtime));
-  if (!existsSync(BUILT) || statSync(BUILT).mtimeMs < newest) {
-    const build = spawnSync('npm', ['run', 'build:cli'], { cwd: ROOT, encoding: 'utf8' });
-    if (build.status !== 0)
-      throw new Error(`npm run build:cli failed (${build.status}):\n${build.stdout}\n${build.stderr}`);
-  }
+  assertBuilt('cli', BUILT);
   tmp = mkdtempSync(path.join(os.tmpdir(), 'ppfile-cli-'));
 }, 180_000);
 
@@ -93,17 +69,16 @@ interface Run {
   err: string;
 }
 
-function ppfile(args: string[], env: Record<string, string> = {}, input?: string | Buffer): Run {
+/** `node bin/ppfile.js …` in the repository: in process unless stdin, NODE_OPTIONS or `spawn` (support/cli.ts). */
+function ppfile(
+  args: string[],
+  env: Record<string, string> = {},
+  input?: string | Buffer,
+  options: { spawn?: boolean } = {},
+): Run {
   const base: NodeJS.ProcessEnv = { ...process.env };
   delete base.PPFILE_REFERENCE_DATA;
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: { ...base, ...env },
-    timeout: 60_000,
-    maxBuffer: 64 << 20,
-    input,
-  });
-  if (r.error) throw r.error;
+  const r = runCli(args, { env: { ...base, ...env }, input, spawn: options.spawn });
   return {
     status: r.status,
     stdout: r.stdout,
@@ -532,7 +507,10 @@ describe('ppfile validate', () => {
   });
 
   it('usage and I/O errors → exit 2 with a message on stderr and nothing on stdout', () => {
-    const missing = ppfile(validateArgs(path.join(tmp, 'does-not-exist.csv')));
+    // A real process: the exit status and the streams as a shell sees them.
+    const missing = ppfile(validateArgs(path.join(tmp, 'does-not-exist.csv')), {}, undefined, {
+      spawn: true,
+    });
     expect(missing.status).toBe(2);
     expect(missing.out).toBe('');
     expect(missing.err).toContain('cannot read');
@@ -822,7 +800,7 @@ describe('ppfile generate', () => {
   it('-o writes exactly the expected bytes; nothing on stdout, the summary on stderr', () => {
     const out = path.join(tmp, 'generated', 'out.csv');
     mkdirSync(path.dirname(out), { recursive: true });
-    const run = ppfile(['generate', BODY_FILE, '-o', out, '--today', TODAY]);
+    const run = ppfile(['generate', BODY_FILE, '-o', out, '--today', TODAY], {}, undefined, { spawn: true });
     expect(run.status).toBe(0);
     expect(run.out).toBe('');
     expect(readFileSync(out).equals(CSV_BYTES)).toBe(true);
@@ -832,7 +810,7 @@ describe('ppfile generate', () => {
   });
 
   it('without -o the CSV goes to stdout byte for byte, and nothing else does', () => {
-    const run = ppfile(['generate', BODY_FILE, '--today', TODAY]);
+    const run = ppfile(['generate', BODY_FILE, '--today', TODAY], {}, undefined, { spawn: true });
     expect(run.status).toBe(0);
     expect(run.stdout.equals(CSV_BYTES)).toBe(true);
     expect(run.err).toMatch(
@@ -903,14 +881,12 @@ describe('ppfile generate', () => {
   });
 
   it('-o into a directory that does not exist → exit 2 (I/O error), nothing on stdout', () => {
-    const run = ppfile([
-      'generate',
-      BODY_FILE,
-      '-o',
-      path.join(tmp, 'no-such-dir', 'out.csv'),
-      '--today',
-      TODAY,
-    ]);
+    const run = ppfile(
+      ['generate', BODY_FILE, '-o', path.join(tmp, 'no-such-dir', 'out.csv'), '--today', TODAY],
+      {},
+      undefined,
+      { spawn: true },
+    );
     expect(run.status).toBe(2);
     expect(run.out).toBe('');
     expect(run.err).toContain('cannot write');

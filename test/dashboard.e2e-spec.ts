@@ -1,5 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import request from 'supertest';
@@ -10,6 +9,8 @@ import type { Locator } from 'playwright-core';
 import { launchBrowser, type Browser } from './support/browser';
 import { startGateway, type Gateway } from './support/gateway';
 import { suiteLogs } from './support/logs';
+import { runCli } from './support/cli';
+import { assertBuilt } from './support/worker';
 
 /**
  * The organizations' dashboard (issue 12, API.md §12) end to end: the operator's
@@ -24,7 +25,6 @@ import { suiteLogs } from './support/logs';
 jest.setTimeout(180_000);
 
 const ROOT = path.resolve(__dirname, '..');
-const BIN = path.join(ROOT, 'bin', 'ppfile.js');
 const BUILT_ADMIN = path.join(ROOT, 'dist', 'cli', 'apps', 'cli', 'src', 'commands', 'admin.js');
 const PASSWORD = 'correct horse battery staple';
 const NEW_PASSWORD = 'a brand new passphrase 2026';
@@ -46,38 +46,20 @@ const emailB = 'paul@other.example';
 let userACreated = false;
 let inviteLink = '';
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 interface Run {
   status: number | null;
   out: string;
   err: string;
 }
 
+/** `node bin/ppfile.js …` against the test gateway's database: in process (support/cli.ts). */
 function cli(args: string[], env: Record<string, string> = {}): Run {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: gw.db.url, PUBLIC_BASE_URL: base, ...env },
-    timeout: 60_000,
-  });
-  return { status: r.status, out: r.stdout, err: r.stderr };
+  const r = runCli(args, { env: { ...process.env, DATABASE_URL: gw.db.url, PUBLIC_BASE_URL: base, ...env } });
+  return { status: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
 }
 
 beforeAll(async () => {
-  const sources = ['apps/cli/src', 'libs/db/src'].map((d) => path.join(ROOT, d));
-  if (!existsSync(BUILT_ADMIN) || statSync(BUILT_ADMIN).mtimeMs < Math.max(...sources.map(newestMtime))) {
-    const build = spawnSync('npm', ['run', 'build:cli'], { cwd: ROOT, encoding: 'utf8' });
-    if (build.status !== 0)
-      throw new Error(`npm run build:cli failed (${build.status}):\n${build.stdout}\n${build.stderr}`);
-  }
+  assertBuilt('cli', BUILT_ADMIN);
   // Loopback is a trusted proxy here: the tests speak for other client addresses (X-Forwarded-For)
   // and for HTTPS (X-Forwarded-Proto), as an ingress would.
   gw = await startGateway({ trustProxy: ['loopback'] });

@@ -48,6 +48,8 @@ import {
   randomDatabaseName,
   type TestDatabase,
 } from './support/database';
+import { runCli } from './support/cli';
+import { assertBuilt } from './support/worker';
 
 jest.setTimeout(60_000);
 
@@ -57,9 +59,6 @@ const SCHEMA_FILE = path.join(ROOT, 'prisma', 'schema.prisma');
 const MIGRATIONS_DIR = path.join(ROOT, 'prisma', 'migrations');
 const GENERATED_CLASS = path.join(ROOT, 'libs', 'db', 'src', 'generated', 'prisma', 'internal', 'class.ts');
 const BUILT_ADMIN = path.join(ROOT, 'dist', 'cli', 'apps', 'cli', 'src', 'commands', 'admin.js');
-const CLI_SOURCES = ['apps/cli/src', 'libs/db/src', 'libs/rules/src', 'libs/refdata/src'].map((d) =>
-  path.join(ROOT, d),
-);
 
 async function query<T extends object>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
   const client = new Client({ connectionString: url });
@@ -1155,29 +1154,16 @@ describe('idempotency records', () => {
 
 // ---- the operators' CLI ---------------------------------------------------------------------------------------------
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 interface Run {
   status: number | null;
   out: string;
   err: string;
 }
 
+/** `node bin/ppfile.js …` with DATABASE_URL: in process (support/cli.ts), as the built CLI runs it. */
 function cli(args: string[], url: string): Run {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: url },
-    timeout: 60_000,
-  });
-  return { status: r.status, out: r.stdout, err: r.stderr };
+  const r = runCli(args, { env: { ...process.env, DATABASE_URL: url } });
+  return { status: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
 }
 
 function cliAsync(args: string[], url: string): Promise<Run> {
@@ -1205,12 +1191,7 @@ function expectOneLineError(r: Run, pattern: RegExp): void {
 
 describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', () => {
   beforeAll(() => {
-    const newest = Math.max(...CLI_SOURCES.map(newestMtime));
-    if (!existsSync(BUILT_ADMIN) || statSync(BUILT_ADMIN).mtimeMs < newest) {
-      const build = spawnSync('npm', ['run', 'build:cli'], { cwd: ROOT, encoding: 'utf8' });
-      if (build.status !== 0)
-        throw new Error(`npm run build:cli failed (${build.status}):\n${build.stdout}\n${build.stderr}`);
-    }
+    assertBuilt('cli', BUILT_ADMIN);
   }, 180_000);
 
   it('db migrate creates and migrates a fresh database, twice concurrently, then reports it up to date', async () => {

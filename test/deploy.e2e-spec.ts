@@ -8,7 +8,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
@@ -23,6 +23,7 @@ import { QUEUE_NAMES } from '@ppfile/jobs';
 import { loadGatewayConfig } from '../apps/gateway/src/config';
 import { loadWorkerConfig } from '../apps/worker/src/config';
 import { databaseUrl, dropDatabase, randomDatabaseName } from './support/database';
+import { assertBuilt } from './support/worker';
 
 const ROOT = path.resolve(__dirname, '..');
 const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8');
@@ -1127,11 +1128,7 @@ describe('docker/entrypoint.sh', () => {
   describe('with the real node', () => {
     let database = '';
     beforeAll(() => {
-      if (!existsSync(CLI_BUILT)) {
-        const build = spawnSync('npm', ['run', 'build:cli'], { cwd: ROOT, encoding: 'utf8' });
-        if (build.status !== 0)
-          throw new Error(`npm run build:cli failed (${build.status}):\n${build.stdout}\n${build.stderr}`);
-      }
+      assertBuilt('cli', CLI_BUILT);
     }, 180_000);
     afterAll(async () => {
       if (database) await dropDatabase(database);

@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadReferenceLists, shippedReferenceDir } from '@ppfile/refdata';
 import { fixCsv } from '@ppfile/rules';
-import { buildIfStale } from './support/worker';
+import { assertBuilt } from './support/worker';
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'ppfile.js');
@@ -24,7 +24,7 @@ const refs = loadReferenceLists(shippedReferenceDir('2026-02'), '2026-02');
 let tmp = '';
 
 beforeAll(() => {
-  buildIfStale('cli', BUILT);
+  assertBuilt('cli', BUILT);
   tmp = mkdtempSync(path.join(os.tmpdir(), 'ppfile-mixed-encoding-'));
 }, 180_000);
 

@@ -18,7 +18,7 @@ import { HealthServer } from '../apps/worker/src/health-server';
 import { startGateway, type Gateway } from './support/gateway';
 import { auditLogLines, suiteLogs } from './support/logs';
 import { PrivateRedis } from './support/stack';
-import { buildIfStale, GATEWAY_MAIN, startWorker, WORKER_MAIN, workerConfigFor } from './support/worker';
+import { assertBuilt, GATEWAY_MAIN, startWorker, WORKER_MAIN, workerConfigFor } from './support/worker';
 
 type Json = Record<string, unknown>;
 
@@ -333,8 +333,8 @@ describe('a process that cannot start says why in JSON lines only', () => {
   let emptyDir: string;
 
   beforeAll(() => {
-    buildIfStale('gateway', GATEWAY_MAIN);
-    buildIfStale('worker', WORKER_MAIN);
+    assertBuilt('gateway', GATEWAY_MAIN);
+    assertBuilt('worker', WORKER_MAIN);
     emptyDir = mkdtempSync(path.join(tmpdir(), 'ppfile-no-refdata-'));
   });
   afterAll(() => rmSync(emptyDir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { monthOf } from '@ppfile/db';
 import { validBody } from '@ppfile/rules/testing/fixtures';
 import { startGateway, type Gateway } from './support/gateway';
-import { buildIfStale, GATEWAY_MAIN } from './support/worker';
+import { assertBuilt, GATEWAY_MAIN } from './support/worker';
 import { suiteLogs } from './support/logs';
 
 /**
@@ -163,7 +163,7 @@ describe('#7 large declaration bodies are validated off the event loop', () => {
   });
 
   it('the built gateway runs them in a rules thread, with the answer the inline path gives', async () => {
-    buildIfStale('gateway', GATEWAY_MAIN);
+    assertBuilt('gateway', GATEWAY_MAIN);
     const org = await gw.organization('business');
     const text = JSON.stringify(large());
     const inline = await request(gw.http)

@@ -4,10 +4,9 @@
  * files written and the exit status; `--json` prints exactly the HTTP answer, compared here with the
  * library's own result for the same input.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   chmodSync,
-  existsSync,
   linkSync,
   lstatSync,
   mkdtempSync,
@@ -23,11 +22,12 @@ import * as path from 'node:path';
 import { loadReferenceLists, shippedReferenceDir } from '@ppfile/refdata';
 import { fixCsv, generateFile, validateCsv } from '@ppfile/rules';
 import { importSheet } from '@ppfile/sheets';
+import { runCli } from './support/cli';
+import { assertBuilt } from './support/worker';
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'ppfile.js');
 const BUILT = path.join(ROOT, 'dist', 'cli', 'apps', 'cli', 'src', 'main.js');
-const SOURCES = ['apps/cli/src', 'libs/rules/src', 'libs/sheets/src'].map((d) => path.join(ROOT, d));
 const LIBREOFFICE = path.join(ROOT, 'libs', 'sheets', 'test', 'fixtures', 'libreoffice-1900.xlsx');
 const TODAY = '2026-11-22';
 const refs = loadReferenceLists(shippedReferenceDir('2026-02'), '2026-02');
@@ -35,21 +35,8 @@ const env = { refs, today: 20261122 };
 
 let tmp = '';
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 beforeAll(() => {
-  const newest = Math.max(...SOURCES.map(newestMtime));
-  if (!existsSync(BUILT) || statSync(BUILT).mtimeMs < newest) {
-    const build = spawnSync('npm', ['run', 'build:cli'], { cwd: ROOT, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`npm run build:cli failed:\n${build.stdout}\n${build.stderr}`);
-  }
+  assertBuilt('cli', BUILT);
   tmp = mkdtempSync(path.join(os.tmpdir(), 'ppfile-sheets-cli-'));
 }, 180_000);
 
@@ -57,9 +44,10 @@ afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
+/** `node bin/ppfile.js …`: in process in the repository's directory, else a process (support/cli.ts). */
 function ppfile(args: string[], cwd = ROOT) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  const r = runCli(args, { cwd, env: { ...process.env } });
+  return { status: r.status, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') };
 }
 
 const KIND = ['--type', 'adf', '--declarant', 'employer'];

@@ -8,7 +8,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { startGateway, type Gateway } from '../support/gateway';
-import { buildIfStale, GATEWAY_MAIN, startWorker, workerConfigFor } from '../support/worker';
+import { assertBuilt, GATEWAY_MAIN, startWorker, workerConfigFor } from '../support/worker';
 import {
   fencedBlocks,
   kindOf,
@@ -55,7 +55,7 @@ export function describePage(doc: string, options: PageOptions): void {
     changedBefore = shippedChanges(options.examples());
     cwd = workingDirectory(doc, options.examples());
     // An example that runs the built gateway (operating.md) needs it built, as other e2e tests do.
-    if (text.includes('dist/apps/gateway/')) buildIfStale('gateway', GATEWAY_MAIN);
+    if (text.includes('dist/apps/gateway/')) assertBuilt('gateway', GATEWAY_MAIN);
     const env: Record<string, string> = {};
     if (needsStack(blocks)) {
       gw = await startGateway({ publicBaseUrl: 'http://localhost:3000' });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Gateway } from './gateway';
 import { suiteLogs } from './logs';
 import { freePort, stopGroup } from './stack';
-import { buildIfStale, GATEWAY_MAIN } from './worker';
+import { assertBuilt, GATEWAY_MAIN } from './worker';
 
 /**
  * The built gateway (`npm run start:gateway`) as a process of its own, on the services of a test
@@ -39,7 +39,7 @@ export class GatewayProcess {
   }
 
   async start(): Promise<void> {
-    buildIfStale('gateway', GATEWAY_MAIN);
+    assertBuilt('gateway', GATEWAY_MAIN);
     this.port = await freePort();
     const c = this.gw.config;
     this.child = spawn(process.execPath, [GATEWAY_MAIN], {

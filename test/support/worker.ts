@@ -1,5 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -7,6 +7,7 @@ import { createRootLogger } from '@ppfile/infra';
 import type { WorkerConfig } from '../../apps/worker/src/config';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import type { Gateway } from './gateway';
+import { staleBuilds } from './global-setup';
 import { suiteLogs } from './logs';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -74,7 +75,7 @@ export function workerEnv(config: WorkerConfig): NodeJS.ProcessEnv {
 
 /** A worker as a separate process, as operators run it (so that a test can SIGKILL it). */
 export function spawnWorker(config: WorkerConfig): Promise<ChildProcess & { startupOutput: string }> {
-  buildWorkerIfStale();
+  assertWorkerBuilt();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WORKER_MAIN], {
       env: workerEnv(config),
@@ -98,27 +99,20 @@ export function spawnWorker(config: WorkerConfig): Promise<ChildProcess & { star
   });
 }
 
-function newest(dir: string): number {
-  let t = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== 'generated') t = Math.max(t, newest(p));
-    } else if (entry.name.endsWith('.ts')) t = Math.max(t, statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-function buildWorkerIfStale(): void {
-  buildIfStale('worker', WORKER_MAIN);
+function assertWorkerBuilt(): void {
+  assertBuilt('worker', WORKER_MAIN);
 }
 
 export const GATEWAY_MAIN = path.join(ROOT, 'dist/apps/gateway/apps/gateway/src/main.js');
 
-/** Builds an app when its sources (or the libraries') are newer than its build. */
-export function buildIfStale(app: 'gateway' | 'worker' | 'cli', main: string): void {
-  const sources = Math.max(newest(path.join(ROOT, `apps/${app}/src`)), newest(path.join(ROOT, 'libs')));
-  if (existsSync(main) && statSync(main).mtimeMs >= sources) return;
-  const r = spawnSync('npx', ['nest', 'build', app], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`nest build ${app} failed: ${r.stdout}${r.stderr}`);
+/**
+ * Checks that an app is built and current: jest's globalSetup (support/global-setup.ts) builds every
+ * stale app once before the e2e files run, so no test file builds (a build deletes its dist/ folder
+ * first, under the files running beside it). `main` is the file the caller runs.
+ */
+export function assertBuilt(app: 'gateway' | 'worker' | 'cli', main: string): void {
+  if (existsSync(main) && !staleBuilds().includes(app)) return;
+  throw new Error(
+    `${app} is not built or older than its sources: run the e2e tests through jest, whose globalSetup builds it (test/support/global-setup.ts)`,
+  );
 }
