@@ -56,7 +56,7 @@ export interface InfraOptions {
   logger: RootLogger;
   /**
    * Where the request id of the work under way comes from (nestjs-cls): the gateway names it per
-   * request (its X-Request-Id); a worker takes it from the job (JobHost). Read by every log line,
+   * request (its X-Request-Id); a worker takes it from the job (QueueWorkers). Read by every log line,
    * the jobs added and the error bodies.
    */
   requestIds: 'http' | 'jobs';
