@@ -13,6 +13,7 @@ import {
   type PrismaClient,
   type Stores,
 } from '@ppfile/db';
+import { QUEUE_NAMES } from '@ppfile/jobs';
 import { JobQueue } from '@ppfile/infra';
 import { ObjectStorage } from '@ppfile/storage';
 import { validBody } from '@ppfile/rules/testing/fixtures';
@@ -209,6 +210,7 @@ beforeAll(async () => {
     shutdownGraceSeconds: 5,
     logLevel: 'info',
     databasePoolMax: 4,
+    queues: QUEUE_NAMES,
     concurrency: { generate: 1, validate: 1, maintenance: 1 },
     sweepIntervalSeconds: 0,
     lockSeconds: 2,

@@ -193,13 +193,39 @@ function one(objects: K8sObject[], kind: string, name: string): K8sObject {
 
 /** The Deployment (or Job) whose pods run the image with this first argument (the role). */
 function workloadOfRole(objects: K8sObject[], kind: string, role: string): K8sObject {
-  const found = ofKind(objects, kind).filter((o) =>
-    o.spec?.template?.spec.containers.some((c) => c.args?.[0] === role),
-  );
+  const found = workloadsOfRole(objects, kind, role);
   if (found.length !== 1)
     throw new Error(`expected one ${kind} running the role "${role}", found ${found.length}`);
   return found[0]!;
 }
+
+function workloadsOfRole(objects: K8sObject[], kind: string, role: string): K8sObject[] {
+  return ofKind(objects, kind).filter((o) =>
+    o.spec?.template?.spec.containers.some((c) => c.args?.[0] === role),
+  );
+}
+
+/**
+ * The worker pools (issue 35): each Deployment of the `worker` role by the queues its WORKER_QUEUES
+ * takes, in libs/jobs QUEUES order as the worker reads them.
+ */
+function workerPools(objects: K8sObject[]): Map<string, K8sObject> {
+  const pools = new Map<string, K8sObject>();
+  for (const w of workloadsOfRole(objects, 'Deployment', 'worker')) {
+    const value = podSpec(w).containers[0]!.env?.find((e) => e.name === 'WORKER_QUEUES')?.value;
+    if (!value) throw new Error(`${w.metadata.name} sets no WORKER_QUEUES: every pool names its queues`);
+    pools.set(loadWorkerConfig({ ...VALID_WORKER_ENV, WORKER_QUEUES: value }).queues.join(','), w);
+  }
+  return pools;
+}
+
+/** The variables the worker requires, set to anything valid: only WORKER_QUEUES is read from them. */
+const VALID_WORKER_ENV = {
+  S3_ENDPOINT: 'http://127.0.0.1:9000',
+  S3_ACCESS_KEY: 'a',
+  S3_SECRET_KEY: 'b',
+  PAYLOAD_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+};
 
 function podSpec(workload: K8sObject): PodSpec {
   const spec = workload.spec?.template?.spec ?? workload.spec?.jobTemplate?.spec.template.spec;
@@ -471,13 +497,15 @@ describe.each(['k8s', 'k8s/base', 'k8s/overlays/example'])('kubectl kustomize %s
   let objects: K8sObject[];
   let config: K8sObject;
   let gateway: K8sObject;
-  let worker: K8sObject;
+  let pools: Map<string, K8sObject>;
+  let workers: K8sObject[];
 
   beforeAll(() => {
     objects = kustomize(dir);
     config = settings(objects);
     gateway = workloadOfRole(objects, 'Deployment', 'gateway');
-    worker = workloadOfRole(objects, 'Deployment', 'worker');
+    pools = workerPools(objects);
+    workers = [...pools.values()];
   });
 
   it('renders the namespace ppfile and puts every object in it', () => {
@@ -616,40 +644,74 @@ describe.each(['k8s', 'k8s/base', 'k8s/overlays/example'])('kubectl kustomize %s
       selects(p.spec!.selector!.matchLabels, pods),
     );
     expect(pdbs).toHaveLength(1);
-    expect(selects(pdbs[0]!.spec!.selector!.matchLabels, worker.spec!.template!.metadata.labels)).toBe(false);
+    for (const worker of workers)
+      expect(selects(pdbs[0]!.spec!.selector!.matchLabels, worker.spec!.template!.metadata.labels)).toBe(
+        false,
+      );
   });
 
-  it('probes the worker on WORKER_HTTP_PORT and lets it finish its jobs before SIGKILL', () => {
-    const c = podSpec(worker).containers[0]!;
-    const port = Number(config.data?.WORKER_HTTP_PORT ?? 3001);
-    expect(c.readinessProbe?.httpGet?.path).toBe('/health/ready');
-    expect(c.livenessProbe?.httpGet?.path).toBe('/health/live');
-    expect(portNumber(c, c.readinessProbe!.httpGet!.port)).toBe(port);
-    expect(portNumber(c, c.livenessProbe!.httpGet!.port)).toBe(port);
-    expect(podSpec(worker).terminationGracePeriodSeconds).toBeGreaterThan(
-      shutdownGrace(config) + preStopSeconds(c),
-    );
-    expect(worker.spec!.replicas).toBeUndefined();
+  it('probes every worker on WORKER_HTTP_PORT and lets it finish its jobs before SIGKILL', () => {
+    for (const worker of workers) {
+      const c = podSpec(worker).containers[0]!;
+      const port = Number(config.data?.WORKER_HTTP_PORT ?? 3001);
+      expect(c.readinessProbe?.httpGet?.path).toBe('/health/ready');
+      expect(c.livenessProbe?.httpGet?.path).toBe('/health/live');
+      expect(portNumber(c, c.readinessProbe!.httpGet!.port)).toBe(port);
+      expect(portNumber(c, c.livenessProbe!.httpGet!.port)).toBe(port);
+      expect(podSpec(worker).terminationGracePeriodSeconds).toBeGreaterThan(
+        shutdownGrace(config) + preStopSeconds(c),
+      );
+      expect(worker.spec!.replicas).toBeUndefined();
+    }
   });
 
-  it('scales the workers with KEDA on the waiting lists BullMQ writes (generate, validate), from 1 to 20', () => {
+  it('runs the workers in two pools of one image: generate (with maintenance) and validate (issue 35)', () => {
+    expect([...pools.keys()].sort()).toEqual(['generate,maintenance', 'validate']);
+    // Every queue is some pool's, none is two pools'.
+    expect([...pools.keys()].flatMap((k) => k.split(',')).sort()).toEqual([...QUEUE_NAMES].sort());
+    // The same pod but for WORKER_QUEUES: the pools differ by the queues they take only.
+    const [first, ...others] = workers.map((w) => {
+      const pod = structuredClone(podSpec(w));
+      pod.containers[0]!.env = pod.containers[0]!.env!.filter((e) => e.name !== 'WORKER_QUEUES');
+      return pod;
+    });
+    for (const other of others) expect(other).toEqual(first);
+    // Selectors that cannot overlap: each pool's replicas are its own.
+    for (const w of workers)
+      expect(
+        workers.filter((o) => selects(w.spec!.selector!.matchLabels, o.spec!.template!.metadata.labels)),
+      ).toEqual([w]);
+  });
+
+  it("scales each pool with its own KEDA ScaledObject on its own queue's waiting list, from 1 to 20", () => {
     const scaled = ofKind(objects, 'ScaledObject');
-    expect(scaled).toHaveLength(1);
-    const spec = scaled[0]!.spec!;
-    expect(spec.scaleTargetRef!.name).toBe(worker.metadata.name);
-    expect(spec.minReplicaCount).toBe(1);
-    expect(spec.maxReplicaCount).toBe(20);
     const prefix = config.data?.QUEUE_PREFIX || 'bull';
-    // One trigger per queue of client work; maintenance is the always-running worker's.
-    expect(spec.triggers!.map((t) => t.metadata.listName)).toEqual(
-      QUEUE_NAMES.filter((q) => q !== 'maintenance').map((q) => `${prefix}:${q}:wait`),
-    );
-    for (const t of spec.triggers!) {
+    // Each pool's Deployment is the target of one ScaledObject, whose triggers read the waiting lists
+    // of that pool's client queues only (maintenance, the sweep, is the always-running worker's): a
+    // burst on one queue adds workers to its pool only.
+    expect(scaled).toHaveLength(pools.size);
+    for (const [queues, worker] of pools) {
+      const mine = scaled.filter((o) => o.spec!.scaleTargetRef!.name === worker.metadata.name);
+      expect({ queues, scaledObjects: mine.length }).toEqual({ queues, scaledObjects: 1 });
+      const spec = mine[0]!.spec!;
+      expect(spec.scaleTargetRef!.kind ?? 'Deployment').toBe('Deployment');
+      expect(spec.minReplicaCount).toBe(1);
+      expect(spec.maxReplicaCount).toBe(20);
+      expect({ queues, lists: spec.triggers!.map((t) => t.metadata.listName) }).toEqual({
+        queues,
+        lists: queues
+          .split(',')
+          .filter((q) => q !== 'maintenance')
+          .map((q) => `${prefix}:${q}:wait`),
+      });
+    }
+    const triggers = scaled.flatMap((o) => o.spec!.triggers!);
+    for (const t of triggers) {
       expect(t.type).toBe('redis');
       expect(Number(t.metadata.listLength)).toBeGreaterThan(0);
-      expect(t.authenticationRef).toEqual(spec.triggers![0]!.authenticationRef);
+      expect(t.authenticationRef).toEqual(triggers[0]!.authenticationRef);
     }
-    const trigger = spec.triggers![0]!;
+    const trigger = triggers[0]!;
     // Where Redis is and its password come from the Secret, beside the apps' REDIS_URL: the same
     // server, its name qualified with our namespace (KEDA's operator resolves it from its own).
     const auth = one(objects, 'TriggerAuthentication', trigger.authenticationRef!.name);
@@ -660,7 +722,7 @@ describe.each(['k8s', 'k8s/base', 'k8s/overlays/example'])('kubectl kustomize %s
     expect(SECRET_EXAMPLE.get('REDIS_ADDRESS')!.value).toBe(
       `${redisUrl.hostname}.${scaled[0]!.metadata.namespace}.svc:${redisUrl.port || 6379}`,
     );
-    expect(trigger.metadata.enableTLS).toBe(String(redisUrl.protocol === 'rediss:'));
+    for (const t of triggers) expect(t.metadata.enableTLS).toBe(String(redisUrl.protocol === 'rediss:'));
   });
 
   it("an overlay's QUEUE_PREFIX reaches KEDA's list name (components/queue-prefix)", () => {
@@ -681,10 +743,11 @@ describe.each(['k8s', 'k8s/base', 'k8s/overlays/example'])('kubectl kustomize %s
         );
       const rendered = kustomize(path.join(copy, dir));
       expect(settings(rendered).data?.QUEUE_PREFIX).toBe('acme');
-      expect(ofKind(rendered, 'ScaledObject')[0]!.spec!.triggers!.map((t) => t.metadata.listName)).toEqual([
-        'acme:generate:wait',
-        'acme:validate:wait',
-      ]);
+      expect(
+        ofKind(rendered, 'ScaledObject')
+          .flatMap((o) => o.spec!.triggers!.map((t) => t.metadata.listName))
+          .sort(),
+      ).toEqual(['acme:generate:wait', 'acme:validate:wait']);
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
@@ -717,14 +780,18 @@ describe.each(['k8s', 'k8s/base', 'k8s/overlays/example'])('kubectl kustomize %s
     });
     expect(gw.service.spec!.ports!.map((p) => p.name)).toContain(gwEndpoint.port);
 
-    const wk = monitorOf(worker);
-    const wkEndpoint = wk.monitor.spec!.endpoints![0]!;
-    expect(wkEndpoint.path).toBe('/metrics');
-    expect(wkEndpoint.basicAuth).toEqual(gwEndpoint.basicAuth);
-    const servicePort = wk.service.spec!.ports!.find((p) => p.name === wkEndpoint.port)!;
-    expect(portNumber(podSpec(worker).containers[0]!, servicePort.targetPort ?? servicePort.port)).toBe(
-      Number(config.data?.WORKER_HTTP_PORT ?? 3001),
-    );
+    // Both pools under one Service and one monitor: Prometheus' job stays ppfile-worker for the alerts.
+    for (const worker of workers) {
+      const wk = monitorOf(worker);
+      expect(wk.service.metadata.name).toBe('ppfile-worker');
+      const wkEndpoint = wk.monitor.spec!.endpoints![0]!;
+      expect(wkEndpoint.path).toBe('/metrics');
+      expect(wkEndpoint.basicAuth).toEqual(gwEndpoint.basicAuth);
+      const servicePort = wk.service.spec!.ports!.find((p) => p.name === wkEndpoint.port)!;
+      expect(portNumber(podSpec(worker).containers[0]!, servicePort.targetPort ?? servicePort.port)).toBe(
+        Number(config.data?.WORKER_HTTP_PORT ?? 3001),
+      );
+    }
   });
 
   it('alerts with the rules of ops/prometheus/alerts.yaml', () => {
@@ -738,7 +805,7 @@ describe.each(['k8s', 'k8s/base', 'k8s/overlays/example'])('kubectl kustomize %s
   it('starts each role with an environment its config loader accepts, and sets no variable it ignores', () => {
     for (const [workload, load, reads] of [
       [gateway, loadGatewayConfig, GATEWAY_READS],
-      [worker, loadWorkerConfig, WORKER_READS],
+      ...workers.map((w) => [w, loadWorkerConfig, WORKER_READS] as const),
     ] as const) {
       const c = podSpec(workload).containers[0]!;
       const env = containerEnvironment(objects, c);
@@ -810,6 +877,8 @@ describe('docker-compose.yml', () => {
   const services = compose.services;
   const envExample = parseEnvFile(read('.env.example'));
   const variables = composeVariables(text);
+  /** The worker pools (issue 35): one service each, the same image, WORKER_QUEUES choosing the queues. */
+  const WORKERS = ['worker-generate', 'worker-validate'] as const;
 
   /** .env.example as an operator fills it: each empty required secret generated as its comment says. */
   function filledEnv(overrides: Record<string, string> = {}): Record<string, string> {
@@ -823,12 +892,13 @@ describe('docker-compose.yml', () => {
 
   it('runs the data stores, the one-shot bucket and migrations, the gateway and the workers', () => {
     expect(Object.keys(services)).toEqual(
-      expect.arrayContaining(['postgres', 'redis', 'minio', 'migrate', 'gateway', 'worker']),
+      expect.arrayContaining(['postgres', 'redis', 'minio', 'migrate', 'gateway', ...WORKERS]),
     );
+    expect(Object.keys(services)).not.toContain('worker');
     for (const [name, role] of [
       ['migrate', 'migrate'],
       ['gateway', 'gateway'],
-      ['worker', 'worker'],
+      ...WORKERS.map((w) => [w, 'worker'] as const),
     ] as const) {
       expect({
         name,
@@ -845,7 +915,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('starts the gateway and the workers after the migrations succeeded and the stores are healthy', () => {
-    for (const name of ['gateway', 'worker']) {
+    for (const name of ['gateway', ...WORKERS]) {
       const deps = services[name]!.depends_on!;
       expect({ name, migrate: deps.migrate?.condition }).toEqual({
         name,
@@ -881,16 +951,25 @@ describe('docker-compose.yml', () => {
       'healthcheck',
       'gateway',
     ]);
-    expect(services.worker!.healthcheck!.test).toEqual([
-      'CMD',
-      '/app/docker/entrypoint.sh',
-      'healthcheck',
-      'worker',
-    ]);
+    for (const name of WORKERS)
+      expect(services[name]!.healthcheck!.test).toEqual([
+        'CMD',
+        '/app/docker/entrypoint.sh',
+        'healthcheck',
+        'worker',
+      ]);
   });
 
-  it('runs two workers, and publishes the gateway only', () => {
-    expect(services.worker!.deploy?.replicas).toBe(2);
+  it('runs a worker of each pool, each taking its own queues, and publishes the gateway only', () => {
+    const queues = WORKERS.map((name) => {
+      expect({ name, replicas: services[name]!.deploy?.replicas }).toEqual({ name, replicas: 1 });
+      return loadWorkerConfig({
+        ...VALID_WORKER_ENV,
+        WORKER_QUEUES: services[name]!.environment!.WORKER_QUEUES,
+      }).queues;
+    });
+    // As in k8s/: generate with maintenance (the sweep), validate alone; every queue some pool's, once.
+    expect(queues).toEqual([['generate', 'maintenance'], ['validate']]);
     const vars = filledEnv();
     const published = Object.entries(services).filter(([, s]) => s.ports?.length);
     for (const [name, s] of published) {
@@ -907,7 +986,7 @@ describe('docker-compose.yml', () => {
 
   it('keeps the stores on an internal network, Redis without persistence, the apps read-only', () => {
     expect(compose.networks?.data?.internal).toBe(true);
-    for (const name of ['postgres', 'redis', 'minio', 'minio-init', 'migrate', 'worker']) {
+    for (const name of ['postgres', 'redis', 'minio', 'minio-init', 'migrate', ...WORKERS]) {
       expect({ name, networks: services[name]!.networks }).toEqual({ name, networks: ['data'] });
     }
     const redis = services.redis!.command!;
@@ -915,7 +994,7 @@ describe('docker-compose.yml', () => {
     expect(redis[redis.indexOf('--appendonly') + 1]).toBe('no');
     expect(redis).toContain('--requirepass');
     expect(services.postgres!.environment!.POSTGRES_HOST_AUTH_METHOD).toBe('scram-sha-256');
-    for (const name of ['migrate', 'gateway', 'worker']) {
+    for (const name of ['migrate', 'gateway', ...WORKERS]) {
       expect({ name, readOnly: services[name]!.read_only, capDrop: services[name]!.cap_drop }).toEqual({
         name,
         readOnly: true,
@@ -926,7 +1005,7 @@ describe('docker-compose.yml', () => {
 
   it('lets the gateway and the workers drain: stop_grace_period > SHUTDOWN_GRACE_SECONDS', () => {
     const grace = Number(envExample.get('SHUTDOWN_GRACE_SECONDS')?.value || DEFAULT_SHUTDOWN_GRACE_SECONDS);
-    for (const name of ['gateway', 'worker']) {
+    for (const name of ['gateway', ...WORKERS]) {
       expect({ name, more: durationSeconds(services[name]!.stop_grace_period ?? '10s') > grace }).toEqual({
         name,
         more: true,
@@ -963,7 +1042,7 @@ describe('docker-compose.yml', () => {
     const resolved = interpolateDeep(compose, filledEnv(overrides)) as ComposeFile;
     for (const [name, load, reads] of [
       ['gateway', loadGatewayConfig, GATEWAY_READS],
-      ['worker', loadWorkerConfig, WORKER_READS],
+      ...WORKERS.map((w) => [w, loadWorkerConfig, WORKER_READS] as const),
       ['migrate', loadWorkerConfig, WORKER_READS],
     ] as const) {
       const env = resolved.services[name]!.environment!;

@@ -352,6 +352,39 @@ describe('one queue per kind of work (issue 20)', () => {
   });
 });
 
+describe('worker pools (WORKER_QUEUES, issue 35)', () => {
+  it('a pool takes only its queues: a generate job stays waiting while its validate job is taken', async () => {
+    // A prefix of its own: the suite's worker (every queue) does not see these jobs.
+    const prefix = `pools${Date.now()}`;
+    const connection = redisOptions(gw.config.redisUrl, 'queue');
+    const generate = new Queue('generate', { connection, prefix });
+    const validate = new Queue('validate', { connection, prefix });
+    const pool = await startWorker(workerConfigFor(gw, { queuePrefix: prefix, queues: ['validate'] }));
+    try {
+      const workers = pool.get(QueueWorkers);
+      expect(workers.worker('validate').isRunning()).toBe(true);
+      expect(() => workers.worker('generate')).toThrow('no worker for queue "generate" in this process');
+      expect(() => workers.worker('maintenance')).toThrow(
+        'no worker for queue "maintenance" in this process',
+      );
+      const waiting = await generate.add('generate', { fileId: 'pool-test' }, { attempts: 1 });
+      // Data no file matches: the handler ends it one way or the other; what counts is that this pool ran it.
+      const taken = await validate.add('validate-file', { fileId: 'pool-test' }, { attempts: 1 });
+      await until('the validate job to be taken', async () =>
+        ['completed', 'failed'].includes(await taken.getState()),
+      );
+      expect(await waiting.getState()).toBe('waiting');
+      expect(await generate.getWaitingCount()).toBe(1);
+    } finally {
+      await pool.close();
+      await generate.obliterate({ force: true }).catch(() => undefined);
+      await validate.obliterate({ force: true }).catch(() => undefined);
+      await generate.close();
+      await validate.close();
+    }
+  });
+});
+
 describe('Bull Board (operators only)', () => {
   it('is at /admin/queues behind operator credentials, never an API key, and read-only', async () => {
     const org = await gw.organization('pro');

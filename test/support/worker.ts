@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { createRootLogger } from '@ppfile/infra';
+import { QUEUE_NAMES } from '@ppfile/jobs';
 import type { WorkerConfig } from '../../apps/worker/src/config';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import type { Gateway } from './gateway';
@@ -21,6 +22,7 @@ export function workerConfigFor(gw: Gateway, overrides: Partial<WorkerConfig> = 
     s3: gw.config.s3,
     referenceDataDir: null,
     databasePoolMax: 4,
+    queues: QUEUE_NAMES,
     concurrency: { generate: 1, validate: 1, maintenance: 1 },
     sweepIntervalSeconds: 0,
     lockSeconds: 4,

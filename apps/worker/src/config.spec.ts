@@ -11,6 +11,7 @@ describe('worker configuration (API.md §13)', () => {
   it('defaults: one generation, two validations and one maintenance job at a time; port 3001', () => {
     expect(loadWorkerConfig(BASE)).toMatchObject({
       databasePoolMax: 4,
+      queues: ['generate', 'validate', 'maintenance'],
       concurrency: { generate: 1, validate: 2, maintenance: 1 },
       sweepIntervalSeconds: 60,
       lockSeconds: 60,
@@ -61,5 +62,39 @@ describe('worker configuration (API.md §13)', () => {
       'UPLOAD_TIME_BUDGET_SECONDS must be a number of seconds from 0.01 to 3600',
       'OPERATOR_USER and OPERATOR_PASSWORD go together: set both or neither',
     ]);
+  });
+
+  describe('WORKER_QUEUES: the queues a pool takes', () => {
+    it('reads a comma list, spaces and repeats forgiven, in the order of libs/jobs QUEUES', () => {
+      expect(loadWorkerConfig({ ...BASE, WORKER_QUEUES: 'maintenance, generate' }).queues).toEqual([
+        'generate',
+        'maintenance',
+      ]);
+      expect(loadWorkerConfig({ ...BASE, WORKER_QUEUES: 'validate,validate,' }).queues).toEqual(['validate']);
+    });
+
+    it('unset or empty: every queue (an empty variable counts as unset, as every other)', () => {
+      expect(loadWorkerConfig({ ...BASE, WORKER_QUEUES: '' }).queues).toEqual([
+        'generate',
+        'validate',
+        'maintenance',
+      ]);
+    });
+
+    it('refuses to boot on an unknown queue, naming it', () => {
+      expect(() => loadWorkerConfig({ ...BASE, WORKER_QUEUES: 'generate,ppfile,sweep' })).toThrow(
+        new ConfigError(
+          'invalid environment: WORKER_QUEUES must be a comma list of queues among generate, validate, maintenance (not: ppfile, sweep)',
+        ),
+      );
+    });
+
+    it('refuses to boot on a list without a name', () => {
+      expect(() => loadWorkerConfig({ ...BASE, WORKER_QUEUES: ' , ' })).toThrow(
+        new ConfigError(
+          'invalid environment: WORKER_QUEUES must be a comma list of queues among generate, validate, maintenance (none given)',
+        ),
+      );
+    });
   });
 });

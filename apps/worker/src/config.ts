@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsNumber, Max, Min } from 'class-validator';
+import { IsNumber, Max, Min, ValidateBy, type ValidationArguments } from 'class-validator';
 import {
   ConfigError,
   EnvInt,
@@ -10,7 +10,7 @@ import {
   validateEnvironment,
   type ServicesConfig,
 } from '@ppfile/config';
-import type { QueueName } from '@ppfile/jobs';
+import { QUEUE_NAMES, type QueueName } from '@ppfile/jobs';
 
 /** The worker's validated configuration, injected by this token (WorkerModule provides it). */
 export const WORKER_CONFIG = Symbol('WorkerConfig');
@@ -18,6 +18,12 @@ export const WORKER_CONFIG = Symbol('WorkerConfig');
 /** The worker's environment (API.md §13), validated once at boot. Nothing else reads process.env. */
 export interface WorkerConfig extends ServicesConfig {
   databasePoolMax: number;
+  /**
+   * The queues this process takes jobs from (WORKER_QUEUES, a comma list of libs/jobs QUEUES names;
+   * every queue by default), in QUEUES order: one image runs as every pool (docs/operating.md,
+   * "Worker pools"). Every handler is still checked at boot, and the reconciler runs whatever the list.
+   */
+  queues: readonly QueueName[];
   /**
    * Jobs of each queue this process runs at once (WORKER_CONCURRENCY_GENERATE 1,
    * WORKER_CONCURRENCY_VALIDATE 2, WORKER_CONCURRENCY_MAINTENANCE 1): each queue has its own worker,
@@ -50,6 +56,9 @@ export { ConfigError };
 export class WorkerEnvironment extends ServicesEnvironment {
   @EnvInt(1, 100)
   DATABASE_POOL_MAX = 4;
+
+  @EnvQueueList()
+  WORKER_QUEUES = QUEUE_NAMES.join(',');
 
   @EnvInt(1, 64)
   WORKER_CONCURRENCY_GENERATE = 1;
@@ -100,11 +109,36 @@ function EnvSeconds(min: number, max: number): PropertyDecorator {
   };
 }
 
+/** WORKER_QUEUES' names, trimmed, empty entries dropped. */
+function queueNamesOf(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((q) => q.trim())
+    .filter(Boolean);
+}
+
+/** A comma list of one queue name of libs/jobs QUEUES at least; the message names what it cannot take. */
+function EnvQueueList(): PropertyDecorator {
+  const unknown = (v: unknown): string[] =>
+    queueNamesOf(String(v)).filter((q) => !(QUEUE_NAMES as readonly string[]).includes(q));
+  return ValidateBy({
+    name: 'envQueueList',
+    validator: {
+      validate: (v) => typeof v === 'string' && queueNamesOf(v).length > 0 && unknown(v).length === 0,
+      defaultMessage: (args?: ValidationArguments) => {
+        const bad = unknown(args!.value);
+        return `${args!.property} must be a comma list of queues among ${QUEUE_NAMES.join(', ')}${bad.length ? ` (not: ${bad.join(', ')})` : ' (none given)'}`;
+      },
+    },
+  });
+}
+
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   const e = validateEnvironment(WorkerEnvironment, env);
   return {
     ...servicesConfigOf(e),
     databasePoolMax: e.DATABASE_POOL_MAX,
+    queues: QUEUE_NAMES.filter((q) => queueNamesOf(e.WORKER_QUEUES).includes(q)),
     concurrency: {
       generate: e.WORKER_CONCURRENCY_GENERATE,
       validate: e.WORKER_CONCURRENCY_VALIDATE,

@@ -16,7 +16,7 @@ async function bootstrap(): Promise<void> {
     abortOnError: false,
   });
   app.enableShutdownHooks();
-  new Logger('worker').log('ppfile worker started');
+  new Logger('worker').log(`ppfile worker started, queues ${config.queues.join(', ')}`);
 }
 
 bootstrap().catch((e: Error) => exitOnBootFailure('worker', 'WORKER_HTTP_PORT', e));

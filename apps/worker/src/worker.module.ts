@@ -35,7 +35,8 @@ export class WorkerModule {
           databasePoolMax: config.databasePoolMax,
           logger,
           requestIds: 'jobs',
-          // Every queue: it runs their jobs (the reconciler also adds to `generate` and `maintenance`).
+          // Every queue, whatever WORKER_QUEUES takes: the reconciler of every pool adds to `generate`
+          // and `maintenance`, and a pool processes some of them.
           queues: QUEUE_NAMES,
         }),
         DiscoveryModule,

@@ -8,13 +8,14 @@ import {
 import { Worker, type Job } from 'bullmq';
 import { CLS_ID, ClsService } from 'nestjs-cls';
 import { HealthChecks, Metrics, ROOT_LOGGER, type JobOutcome, type RootLogger } from '@ppfile/infra';
-import { isDependencyDown, QUEUE_NAMES, QUEUES, type QueueName } from '@ppfile/jobs';
+import { isDependencyDown, QUEUES, type QueueName } from '@ppfile/jobs';
 import { WORKER_CONFIG, type WorkerConfig } from '../config';
 import { JobHandlers } from './job-handlers';
 import { QUEUE_WORKER_OPTIONS, type QueueWorkerOptions } from './worker-options';
 
 /**
- * One BullMQ worker per queue of libs/jobs QUEUES, built here with its options (QUEUE_WORKER_OPTIONS)
+ * One BullMQ worker per queue this process takes (WORKER_QUEUES, every queue of libs/jobs QUEUES by
+ * default; a pool of k8s/ takes some only), built here with its options (QUEUE_WORKER_OPTIONS)
  * rather than by @nestjs/bullmq's @Processor, whose options are fixed on a class by its decorator
  * (immich builds its workers the same way). Each runs a job through the handler discovery found for
  * its name (JobHandlers), in the context of the request that added it; writes one job line and its
@@ -38,16 +39,16 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
     @Inject(ClsService) private readonly cls: ClsService,
   ) {}
 
-  /** The BullMQ worker of a queue (once the application has started). */
+  /** The BullMQ worker of a queue (once the application has started; only a queue of WORKER_QUEUES has one). */
   worker(queue: QueueName): Worker {
     const worker = this.workers.get(queue);
-    if (!worker) throw new Error(`no worker for queue "${queue}" yet`);
+    if (!worker) throw new Error(`no worker for queue "${queue}" in this process`);
     return worker;
   }
 
   /** After every module's init, so that the job handlers have been found and checked (JobHandlers). */
   async onApplicationBootstrap(): Promise<void> {
-    for (const queue of QUEUE_NAMES) {
+    for (const queue of this.config.queues) {
       const worker = new Worker(queue, (job: Job) => this.run(queue, job), this.options[queue]);
       worker.on('completed', (job, result) => this.record(job, 'completed', result));
       worker.on('failed', (job, err) => void this.onFailed(job, err));
