@@ -13,7 +13,7 @@ import { importSheet } from '@ppfile/sheets';
 import { validBody } from '@ppfile/rules/testing/fixtures';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { startGateway, type Gateway } from './support/gateway';
-import { spawnWorker, startWorker, workerConfigFor, workerEnv } from './support/worker';
+import { spawnWorker, startWorker, WORKER_MAIN, workerConfigFor, workerEnv } from './support/worker';
 import { QueueWorkers } from '../apps/worker/src/jobs/queue-workers';
 import { WorkerModule } from '../apps/worker/src/worker.module';
 import { suiteLogs } from './support/logs';
@@ -383,6 +383,47 @@ describe('worker pools (WORKER_QUEUES, issue 35)', () => {
       await validate.close();
     }
   });
+});
+
+describe('worker pools as operators run them (WORKER_QUEUES)', () => {
+  it('a worker process says which queues it takes, and refuses to boot on an unknown one', async () => {
+    const prefix = `poolsp${Date.now()}`;
+    const child = await spawnWorker(workerConfigFor(gw, { queuePrefix: prefix, queues: ['validate'] }));
+    try {
+      let out = child.startupOutput;
+      const onData = (d: Buffer) => (out += d.toString());
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      await until('the startup line', () => Promise.resolve(out.includes('ppfile worker started')));
+      const lines = out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => (JSON.parse(l) as { msg: string }).msg);
+      expect(lines).toContain('ppfile worker started, queues validate');
+      expect(lines.filter((l) => l.startsWith('processing queue'))).toEqual([
+        'processing queue "validate" (validate-file, import-sheet, fix-file), concurrency 1',
+      ]);
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    let refused = '';
+    try {
+      execFileSync(process.execPath, [WORKER_MAIN], {
+        env: { ...workerEnv(workerConfigFor(gw, { queuePrefix: prefix })), WORKER_QUEUES: 'generate,sweep' },
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
+    } catch (e) {
+      const err = e as { status: number; stdout: string; stderr: string };
+      expect(err.status).not.toBe(0);
+      refused = err.stdout + err.stderr;
+    }
+    expect(refused).toContain(
+      'WORKER_QUEUES must be a comma list of queues among generate, validate, maintenance (not: sweep)',
+    );
+  }, 60_000);
 });
 
 describe('Bull Board (operators only)', () => {

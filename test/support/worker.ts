@@ -59,6 +59,7 @@ export function workerEnv(config: WorkerConfig): NodeJS.ProcessEnv {
     S3_ACCESS_KEY: config.s3.accessKey,
     S3_SECRET_KEY: config.s3.secretKey,
     S3_BUCKET: config.s3.bucket,
+    WORKER_QUEUES: config.queues.join(','),
     WORKER_CONCURRENCY_GENERATE: String(config.concurrency.generate),
     WORKER_CONCURRENCY_VALIDATE: String(config.concurrency.validate),
     WORKER_CONCURRENCY_MAINTENANCE: String(config.concurrency.maintenance),
