@@ -18,7 +18,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
-import { FILE_STATES, Metrics, QUEUE_STATES, type Readiness } from '@ppfile/infra';
+import { FILE_STATES, Metrics, QUEUE_STATES } from '@ppfile/infra';
 import { QUEUE_NAMES } from '@ppfile/jobs';
 import { loadGatewayConfig } from '../apps/gateway/src/config';
 import { loadWorkerConfig } from '../apps/worker/src/config';
@@ -1261,17 +1261,7 @@ describe('ops/: the dashboard and the alerts query metrics the apps export', () 
   /** Every series name the apps' registry exposes, with its labels (histograms as _bucket, _sum, _count). */
   const exported = new Map<string, Set<string>>();
   beforeAll(async () => {
-    const sources = {
-      queueCounts: () => Promise.resolve({}),
-      fileCounts: () => Promise.resolve({}),
-      readiness: (): Promise<Readiness> =>
-        Promise.resolve({
-          ready: true,
-          checks: { database: 'up', redis: 'up', storage: 'up' },
-          down: [],
-        }),
-    };
-    const metrics = new Metrics(sources);
+    const metrics = new Metrics();
     for (const m of await metrics.registry.getMetricsAsJSON()) {
       // prom-client's declarations omit labelNames, which every metric object carries.
       const own =

@@ -14,6 +14,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { validBody } from '@ppfile/rules/testing/fixtures';
+import { MetricsRefresher } from '@ppfile/infra';
 import { HealthServer } from '../apps/worker/src/health-server';
 import { startGateway, type Gateway } from './support/gateway';
 import { auditLogLines, suiteLogs } from './support/logs';
@@ -47,8 +48,10 @@ describe('logs and metrics of a gateway and a worker', () => {
   const answers: request.Response[] = [];
 
   beforeAll(async () => {
-    gw = await startGateway({ queue: { generateThresholdRows: 5 } });
-    worker = await startWorker(workerConfigFor(gw));
+    // The gateway's gauges are refreshed by hand below (an hour's period: no read between two
+    // steps of a test); the worker's every second, by its timer.
+    gw = await startGateway({ queue: { generateThresholdRows: 5 }, metricsRefreshSeconds: 3600 });
+    worker = await startWorker(workerConfigFor(gw, { metricsRefreshSeconds: 1 }));
     workerPort = worker.get(HealthServer).port!;
     org = await gw.organization('pro');
     // One of each: queued generation (10 rows, by the worker), in-process generation, metadata,
@@ -153,6 +156,8 @@ describe('logs and metrics of a gateway and a worker', () => {
 
   it('/metrics on the gateway needs the operator credentials and carries every family', async () => {
     expect((await request(gw.http).get('/metrics')).status).toBe(401);
+    // The gauges that need I/O are read off the scrape: a refresh after the requests above.
+    await gw.app.get(MetricsRefresher).refresh();
     const res = await request(gw.http).get('/metrics').set('Authorization', OPERATOR);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -200,6 +205,26 @@ describe('logs and metrics of a gateway and a worker', () => {
     expect(m.get('ppfile_dependency_up{dependency="redis"}')).toBe(1);
   });
 
+  it("the worker's gauges follow its timer (METRICS_REFRESH_SECONDS): values read after the files were made", async () => {
+    const url = `http://127.0.0.1:${workerPort}/metrics`;
+    // Both files are available by now (the queued one's job line was seen above).
+    const since = Date.now() / 1000;
+    let m = new Map<string, number>();
+    for (let i = 0; i < 50; i++) {
+      m = series(await (await fetch(url, { headers: { Authorization: OPERATOR } })).text());
+      if ((m.get('ppfile_metrics_refreshed_timestamp_seconds{source="files"}') ?? 0) >= since) break;
+      await sleep(100);
+    }
+    for (const source of ['queues', 'files'])
+      expect(m.get(`ppfile_metrics_refreshed_timestamp_seconds{source="${source}"}`)).toBeGreaterThanOrEqual(
+        since,
+      );
+    expect(m.get('ppfile_files{state="available"}')).toBe(2);
+    expect(m.get('ppfile_files{state="processing"}')).toBe(0);
+    for (const queue of ['generate', 'validate', 'maintenance'])
+      expect(m.get(`ppfile_queue_jobs{queue="${queue}",state="waiting"}`)).toBe(0);
+  });
+
   it('the log audit finds a NIR, a birth name, an API key and a line that is not JSON', () => {
     const problems = auditLogLines([
       '{"msg":"ok","request_id":"req_0123456789abcdef0123456789abcdef"}',
@@ -213,6 +238,33 @@ describe('logs and metrics of a gateway and a worker', () => {
     expect(problems).toHaveLength(5);
     expect(problems.join('\n')).toContain('a NIR with its key');
     expect(problems.join('\n')).not.toContain('2550814168025');
+  });
+
+  // Last of this block: the object store stays stopped.
+  it('a scrape does no I/O: object store stopped, /metrics shows the last values; /health/ready says it is down, and the gauge follows', async () => {
+    const scrape = async () =>
+      series((await request(gw.http).get('/metrics').set('Authorization', OPERATOR).expect(200)).text);
+    const before = await scrape();
+    await gw.s3.close();
+    // A scrape that checked the bucket would say 0 now (a closed port answers at once).
+    const during = await scrape();
+    expect(during.get('ppfile_dependency_up{dependency="s3"}')).toBe(1);
+    expect(during.get('ppfile_files{state="available"}')).toBe(2);
+    expect(during.get('ppfile_metrics_refreshed_timestamp_seconds{source="dependencies"}')).toBe(
+      before.get('ppfile_metrics_refreshed_timestamp_seconds{source="dependencies"}'),
+    );
+    // Readiness stays a live check, and its answer is the gauge's.
+    const checked = Date.now() / 1000;
+    const ready = await request(gw.http).get('/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ status: 'unavailable', down: ['storage'] });
+    const after = await scrape();
+    expect(after.get('ppfile_dependency_up{dependency="s3"}')).toBe(0);
+    expect(after.get('ppfile_dependency_up{dependency="postgres"}')).toBe(1);
+    expect(
+      after.get('ppfile_metrics_refreshed_timestamp_seconds{source="dependencies"}'),
+    ).toBeGreaterThanOrEqual(Math.floor(checked));
+    expect(after.get('ppfile_files{state="available"}')).toBe(2);
   });
 });
 

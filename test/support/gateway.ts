@@ -79,6 +79,7 @@ export async function startGateway(
     payloadEncryptionKey: TEST_PAYLOAD_KEY,
     processingLeaseSeconds: 600,
     shutdownGraceSeconds: 5,
+    metricsRefreshSeconds: 15,
     trustProxy: false,
     logLevel: 'info',
     ...overrides,

@@ -30,6 +30,7 @@ export function workerConfigFor(gw: Gateway, overrides: Partial<WorkerConfig> = 
     payloadEncryptionKey: gw.config.payloadEncryptionKey,
     processingLeaseSeconds: gw.config.processingLeaseSeconds,
     shutdownGraceSeconds: 5,
+    metricsRefreshSeconds: 15,
     reconcileIntervalSeconds: 0,
     httpPort: 0,
     uploadTimeBudgetMs: 60_000,
@@ -73,6 +74,7 @@ export function workerEnv(config: WorkerConfig): NodeJS.ProcessEnv {
     WORKER_HTTP_PORT: String(config.httpPort),
     UPLOAD_TIME_BUDGET_SECONDS: String(config.uploadTimeBudgetMs / 1000),
     LOG_LEVEL: config.logLevel,
+    METRICS_REFRESH_SECONDS: String(config.metricsRefreshSeconds),
   };
 }
 

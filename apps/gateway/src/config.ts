@@ -41,6 +41,8 @@ export interface GatewayConfig {
   trustProxy: TrustProxy;
   /** LOG_LEVEL. */
   logLevel: LogLevelName;
+  /** How often the gauges that need I/O are read (METRICS_REFRESH_SECONDS); a scrape reads none. */
+  metricsRefreshSeconds: number;
   /** Bull Board may retry or remove jobs (BULL_BOARD_WRITABLE=true); read-only by default. */
   bullBoardWritable: boolean;
   referenceDataDir: string | null;
@@ -96,6 +98,7 @@ export function servicesOf(config: GatewayConfig): ServicesConfig {
     processingLeaseSeconds: config.processingLeaseSeconds,
     shutdownGraceSeconds: config.shutdownGraceSeconds,
     logLevel: config.logLevel,
+    metricsRefreshSeconds: config.metricsRefreshSeconds,
   };
 }
 

@@ -45,6 +45,7 @@ describe('ServicesEnvironment (API.md §13, class-validator)', () => {
       processingLeaseSeconds: 600,
       shutdownGraceSeconds: 25,
       logLevel: 'info',
+      metricsRefreshSeconds: 15,
     });
   });
 
@@ -67,8 +68,10 @@ describe('ServicesEnvironment (API.md §13, class-validator)', () => {
       PPFILE_REFERENCE_DATA: '.',
       LOG_LEVEL: 'WARN',
       REDIS_URL: 'rediss://:pw@cache.example:6380',
+      METRICS_REFRESH_SECONDS: '2',
     });
     expect(servicesConfigOf(env)).toMatchObject({
+      metricsRefreshSeconds: 2,
       processingLeaseSeconds: 90,
       shutdownGraceSeconds: 0,
       referenceDataDir: process.cwd(),
@@ -87,6 +90,7 @@ describe('ServicesEnvironment (API.md §13, class-validator)', () => {
     [{ PROCESSING_LEASE_SECONDS: '0' }, 'PROCESSING_LEASE_SECONDS must be an integer from 1 to 604800'],
     [{ PROCESSING_LEASE_SECONDS: '1.5' }, 'PROCESSING_LEASE_SECONDS must be an integer from 1 to 604800'],
     [{ SHUTDOWN_GRACE_SECONDS: 'soon' }, 'SHUTDOWN_GRACE_SECONDS must be an integer from 0 to 3600'],
+    [{ METRICS_REFRESH_SECONDS: '0' }, 'METRICS_REFRESH_SECONDS must be an integer from 1 to 3600'],
     [{ PPFILE_REFERENCE_DATA: '/nonexistent/lists' }, 'PPFILE_REFERENCE_DATA must be an existing directory'],
     [{ S3_ENDPOINT: 'ftp://nope/path' }, 'S3_ENDPOINT must look like http(s)://host[:port]'],
     [{ S3_SECRET_KEY: '' }, 'S3_ACCESS_KEY and S3_SECRET_KEY are required'],

@@ -76,6 +76,10 @@ export class ServicesEnvironment extends ReconcileEnvironment {
 
   @EnvOneOf(LOG_LEVEL_NAMES)
   LOG_LEVEL: LogLevelName = 'info';
+
+  /** How often the gauges that need I/O are read, off the scrape (libs/infra MetricsRefresher). */
+  @EnvInt(1, 3600)
+  METRICS_REFRESH_SECONDS = 15;
 }
 
 /** What every ppfile process shares (API.md §13): database, Redis, object storage, reference data, queue prefix. */
@@ -93,6 +97,8 @@ export interface ServicesConfig {
   shutdownGraceSeconds: number;
   /** Lowest level of the JSON log lines (LOG_LEVEL). */
   logLevel: LogLevelName;
+  /** How often the queue, file and dependency gauges are read (METRICS_REFRESH_SECONDS); a scrape reads none. */
+  metricsRefreshSeconds: number;
 }
 
 export function s3ConfigOf(env: S3Environment): ServicesConfig['s3'] {
@@ -117,6 +123,7 @@ export function servicesConfigOf(env: ServicesEnvironment): ServicesConfig {
     processingLeaseSeconds: env.PROCESSING_LEASE_SECONDS,
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     logLevel: env.LOG_LEVEL,
+    metricsRefreshSeconds: env.METRICS_REFRESH_SECONDS,
   };
 }
 

@@ -42,6 +42,7 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
 @Injectable()
 export class HealthChecks {
   private watching = false;
+  private readonly observers: ((r: Readiness, startedAt: number) => void)[] = [];
   private readonly deps: { prisma: PrismaClient; redis: Redis; storage: ObjectStorage; log: DependencyLog };
   private readonly timeoutMs = READINESS_TIMEOUT_MS;
 
@@ -55,7 +56,16 @@ export class HealthChecks {
     redis.on('error', () => this.suspect());
   }
 
+  /**
+   * Told of every readiness answer, whoever asked (a probe, the watch, the metrics), with when its
+   * check began: the dependency gauge follows the probes' checks without a check of its own.
+   */
+  observe(observer: (r: Readiness, startedAt: number) => void): void {
+    this.observers.push(observer);
+  }
+
   async readiness(): Promise<Readiness> {
+    const startedAt = Date.now();
     const probe = async (dependency: Dependency, work: () => Promise<unknown>): Promise<'up' | 'down'> => {
       try {
         const ok = await within(this.timeoutMs, work());
@@ -74,7 +84,9 @@ export class HealthChecks {
     ]);
     const checks = { database, redis, storage };
     const down = (Object.keys(checks) as Dependency[]).filter((k) => checks[k] === 'down');
-    return { ready: down.length === 0, checks, down };
+    const answer: Readiness = { ready: down.length === 0, checks, down };
+    for (const observer of this.observers) observer(answer, startedAt);
+    return answer;
   }
 
   /**

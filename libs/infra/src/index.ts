@@ -14,4 +14,5 @@ export * from './limits/throttle-store';
 export * from './observability/dependency-log';
 export * from './observability/logger';
 export * from './observability/metrics';
+export * from './observability/metrics-refresher';
 export * from './redis';

@@ -39,6 +39,7 @@ import { createRedis, redisOptions } from './redis';
 import { DependencyLog } from './observability/dependency-log';
 import type { RootLogger } from './observability/logger';
 import { Metrics } from './observability/metrics';
+import { MetricsRefresher } from './observability/metrics-refresher';
 
 /** Every store over the process's one Prisma client (libs/db createStores). */
 export const STORES = Symbol('Stores');
@@ -198,13 +199,27 @@ export class InfraModule {
       },
       {
         provide: Metrics,
-        useFactory: (queue: JobQueue, stores: Stores, health: HealthChecks) =>
-          new Metrics({
-            queueCounts: () => queue.counts(),
-            fileCounts: () => stores.files.countByStatus(),
-            readiness: () => health.readiness(),
-          }),
-        inject: [JobQueue, STORES, HealthChecks],
+        useFactory: (health: HealthChecks) => {
+          const metrics = new Metrics();
+          health.observe((r, startedAt) => metrics.dependencies(r, startedAt));
+          return metrics;
+        },
+        inject: [HealthChecks],
+      },
+      {
+        // The gauges' reads, off the scrape (issue 35); started at bootstrap, stopped before shutdown.
+        provide: MetricsRefresher,
+        useFactory: (metrics: Metrics, queue: JobQueue, stores: Stores, health: HealthChecks) =>
+          new MetricsRefresher(
+            metrics,
+            {
+              queueCounts: () => queue.counts(),
+              fileCounts: () => stores.files.countByStatus(),
+              readiness: () => health.readiness(),
+            },
+            { periodSeconds: services.metricsRefreshSeconds },
+          ),
+        inject: [Metrics, JobQueue, STORES, HealthChecks],
       },
       InfraShutdown,
     ];

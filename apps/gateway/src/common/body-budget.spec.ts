@@ -64,16 +64,7 @@ function post(length: number | null, org = 'org_a', headers: Record<string, stri
   };
 }
 
-const metrics = () =>
-  new Metrics(
-    {
-      queueCounts: () => Promise.resolve({}),
-      fileCounts: () => Promise.resolve({}),
-      readiness: () =>
-        Promise.resolve({ ready: true, checks: { database: 'up', redis: 'up', storage: 'up' }, down: [] }),
-    },
-    { defaultMetrics: false },
-  );
+const metrics = () => new Metrics({ defaultMetrics: false });
 
 function budgetOf(
   maxInflightBytes: number,

@@ -8,21 +8,24 @@ export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 export const FILE_STATES = FILE_STATUSES;
 export type JobOutcome = 'completed' | 'failed' | 'retried';
 
-/** What the gauges read when Prometheus scrapes: the queue, the files table, the dependencies. */
-export interface MetricSources {
-  queueCounts(): Promise<Record<string, Partial<Record<(typeof QUEUE_STATES)[number], number>>>>;
-  fileCounts(): Promise<Partial<Record<string, number>>>;
-  readiness(): Promise<Readiness>;
-}
+export type QueueState = (typeof QUEUE_STATES)[number];
+export type QueueCounts = Record<string, Partial<Record<QueueState, number>>>;
+export type FileCounts = Partial<Record<string, number>>;
+/** What each gauge is read from, as the `source` label of `ppfile_metrics_refreshed_timestamp_seconds`. */
+export const GAUGE_SOURCES = ['queues', 'files', 'dependencies'] as const;
+export type GaugeSource = (typeof GAUGE_SOURCES)[number];
 
 const DEPENDENCY_LABEL = { database: 'postgres', redis: 'redis', storage: 's3' } as const;
 
 /**
  * The process's Prometheus metrics (`/metrics`, API.md §13), in a registry of its own (several
- * apps can live in one test process). Counters and histograms are this process's; the gauges
- * (queue, files, dependencies) are read at scrape time and are the same from every process, so a
- * dashboard takes their max, not their sum. A gauge whose source is down keeps its last value and
- * `ppfile_dependency_up` says which source it is.
+ * apps can live in one test process). Counters and histograms are this process's. The gauges that
+ * need I/O (queue, files, dependencies) hold the last values a MetricsRefresher read (or, for the
+ * dependencies, the last readiness check, whoever asked for it): a scrape copies them and does no
+ * I/O (issue 35: a scrape that checked the bucket and counted every file slowed the requests down).
+ * They are the same from every process, so a dashboard takes their max, not their sum. A gauge
+ * whose source failed keeps its last value, `ppfile_dependency_up` says which source is down, and
+ * `ppfile_metrics_refreshed_timestamp_seconds` says when each source was last read.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -58,48 +61,67 @@ export class Metrics {
     labelNames: ['code'] as const,
     registers: [this.registry],
   });
+  private readonly queueJobs = new Gauge({
+    name: 'ppfile_queue_jobs',
+    help: 'Jobs by queue (generate, validate, maintenance) and state, as last read (the same from every process: take the max)',
+    labelNames: ['queue', 'state'] as const,
+    registers: [this.registry],
+  });
+  private readonly files = new Gauge({
+    name: 'ppfile_files',
+    help: 'Generated file records by state, as last read (the same from every process: take the max)',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+  private readonly dependencyUp = new Gauge({
+    name: 'ppfile_dependency_up',
+    help: 'Whether a dependency answered the last readiness check of this process (1) or not (0)',
+    labelNames: ['dependency'] as const,
+    registers: [this.registry],
+  });
+  private readonly refreshed = new Gauge({
+    name: 'ppfile_metrics_refreshed_timestamp_seconds',
+    help: 'When the last successful read of each source of the gauges began (Unix time): queues, files, dependencies',
+    labelNames: ['source'] as const,
+    registers: [this.registry],
+  });
+  private readonly readAt = new Map<GaugeSource, number>();
 
-  constructor(sources: MetricSources, options: { defaultMetrics?: boolean } = {}) {
-    const registers = [this.registry];
-    new Gauge({
-      name: 'ppfile_queue_jobs',
-      help: 'Jobs by queue (generate, validate, maintenance) and state (the same from every process: take the max)',
-      labelNames: ['queue', 'state'] as const,
-      registers,
-      async collect() {
-        const byQueue = await sources.queueCounts().catch(() => null);
-        if (!byQueue) return;
-        for (const [queue, counts] of Object.entries(byQueue))
-          for (const state of QUEUE_STATES) this.set({ queue, state }, counts[state] ?? 0);
-      },
-    });
-    new Gauge({
-      name: 'ppfile_files',
-      help: 'Generated file records by state (the same from every process: take the max)',
-      labelNames: ['state'] as const,
-      registers,
-      async collect() {
-        const counts = await sources.fileCounts().catch(() => null);
-        if (counts) for (const state of FILE_STATES) this.set({ state }, counts[state] ?? 0);
-      },
-    });
-    new Gauge({
-      name: 'ppfile_dependency_up',
-      help: 'Whether a dependency answered its readiness check at the last scrape (1) or not (0)',
-      labelNames: ['dependency'] as const,
-      registers,
-      async collect() {
-        const r = await sources.readiness();
-        for (const [name, state] of Object.entries(r.checks)) {
-          this.set(
-            { dependency: DEPENDENCY_LABEL[name as keyof typeof DEPENDENCY_LABEL] },
-            state === 'up' ? 1 : 0,
-          );
-        }
-      },
-    });
+  constructor(options: { defaultMetrics?: boolean } = {}) {
     for (const mode of ['live', 'test'] as const) this.unitsCommitted.inc({ mode }, 0);
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The job counts of the queues, read at `at` (ms since the epoch). */
+  queues(byQueue: QueueCounts, at: number): void {
+    for (const [queue, counts] of Object.entries(byQueue))
+      for (const state of QUEUE_STATES) this.queueJobs.set({ queue, state }, counts[state] ?? 0);
+    this.stamp('queues', at);
+  }
+
+  /** The file records by state, counted at `at`. */
+  fileCounts(counts: FileCounts, at: number): void {
+    for (const state of FILE_STATES) this.files.set({ state }, counts[state] ?? 0);
+    this.stamp('files', at);
+  }
+
+  /** A readiness check begun at `at`: which dependencies answered it. */
+  dependencies(r: Readiness, at: number): void {
+    // A later check may have ended first (a probe and the refresher at once): the newest stays.
+    if ((this.readAt.get('dependencies') ?? -Infinity) > at) return;
+    for (const name of Object.keys(DEPENDENCY_LABEL) as (keyof typeof DEPENDENCY_LABEL)[])
+      this.dependencyUp.set({ dependency: DEPENDENCY_LABEL[name] }, r.checks[name] === 'up' ? 1 : 0);
+    this.stamp('dependencies', at);
+  }
+
+  /** When the last successful read of a source began (ms since the epoch), if there was one. */
+  lastRead(source: GaugeSource): number | undefined {
+    return this.readAt.get(source);
+  }
+
+  private stamp(source: GaugeSource, at: number): void {
+    this.readAt.set(source, at);
+    this.refreshed.set({ source }, at / 1000);
   }
 
   /**
