@@ -8,7 +8,7 @@
  * n file records (expired, no object) for the count to count: give it a database of its own
  * (BENCH_DATABASE_URL=postgresql://…/ppfile_bench_metrics), they stay there.
  *
- * Needs PostgreSQL and Redis and a built gateway: npm run build:cli && node dist/cli/bench/metrics.bench.js
+ * Needs PostgreSQL and Redis and a built gateway: npm run bench:metrics
  */
 import { createServer } from 'node:net';
 import { createPrismaClient, createStores, migrate } from '@ppfile/db';
