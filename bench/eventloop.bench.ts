@@ -52,6 +52,29 @@ function bigBody(): string {
 const pct = (v: number[], p: number) =>
   [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((v.length * p) / 100))]!;
 
+/** POST /v1/declarations/validate with the body framed as asked. */
+function postValidate(base: string, key: string, body: Uint8Array, framing: Framing): Promise<Response> {
+  return fetch(`${base}/v1/declarations/validate`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      ...(framing === 'gzip' ? { 'content-encoding': 'gzip' } : {}),
+    },
+    // A stream has no length: fetch sends it chunked (issue 19: such bodies were parsed inline).
+    body:
+      framing === 'chunked'
+        ? new ReadableStream({
+            start(c) {
+              c.enqueue(body);
+              c.close();
+            },
+          })
+        : body,
+    ...(framing === 'chunked' ? { duplex: 'half' } : {}),
+  });
+}
+
 async function measure(
   port: number,
   loadKey: string,
@@ -65,25 +88,7 @@ async function measure(
   let refused = 0;
   const loader = async () => {
     while (Date.now() < until) {
-      const r = await fetch(`${base}/v1/declarations/validate`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${loadKey}`,
-          'content-type': 'application/json',
-          ...(framing === 'gzip' ? { 'content-encoding': 'gzip' } : {}),
-        },
-        // A stream has no length: fetch sends it chunked (issue 19: such bodies were parsed inline).
-        body:
-          framing === 'chunked'
-            ? new ReadableStream({
-                start(c) {
-                  c.enqueue(body);
-                  c.close();
-                },
-              })
-            : body,
-        ...(framing === 'chunked' ? { duplex: 'half' } : {}),
-      });
+      const r = await postValidate(base, loadKey, body, framing);
       await r.arrayBuffer();
       // A chunked or compressed body holds 20 MiB of the budget, one organization at most half of
       // it: the fourth concurrent one waits as a client should (Retry-After).
@@ -297,24 +302,7 @@ async function stalls(
   const port = 3852;
   const base = `http://127.0.0.1:${port}`;
   const json = (bytes: Uint8Array, framing: Framing) => (key: string) =>
-    fetch(`${base}/v1/declarations/validate`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        ...(framing === 'gzip' ? { 'content-encoding': 'gzip' } : {}),
-      },
-      body:
-        framing === 'chunked'
-          ? new ReadableStream({
-              start(c) {
-                c.enqueue(bytes);
-                c.close();
-              },
-            })
-          : bytes,
-      ...(framing === 'chunked' ? { duplex: 'half' } : {}),
-    });
+    postValidate(base, key, bytes, framing);
   const csvOf = (holders: number) =>
     generateFile(JSON.parse(sessionsBody(holders, 7)), { refs: testReferences(), today: 20261122 }).content;
   const upload = (path: string, csv: Uint8Array) => (key: string) => {
