@@ -7,6 +7,21 @@
  * most of the time, so four workers keep two cores busy; each e2e file has its own database, queue
  * prefix, S3 directory and ports, so files do not meet.
  */
+// `--selectProjects` takes every word after it as a project name: `--selectProjects e2e test/x.e2e-spec.ts`
+// drops the path and runs every e2e file (minutes on two cores). Refused here, with what to write.
+{
+  const argv = process.argv;
+  const at = argv.indexOf('--selectProjects');
+  const words = [];
+  for (let i = at + 1; at >= 0 && i < argv.length && !argv[i].startsWith('-'); i++) words.push(argv[i]);
+  const paths = words.filter((w) => w.includes('/') || /\.[cm]?[jt]s$/.test(w));
+  if (paths.length > 0)
+    throw new Error(
+      `--selectProjects took ${paths.join(', ')} for a project name, and would run every file of the project: ` +
+        `write \`npx jest ${paths.join(' ')}\` (the file names its project).`,
+    );
+}
+
 const swc = [
   '@swc/jest',
   {
