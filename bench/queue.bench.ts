@@ -19,6 +19,8 @@ import { createPrismaClient, createStores, migrate, type Stores } from '@ppfile/
 import { redisOptions } from '@ppfile/infra';
 
 import {
+  backendCpu,
+  backendCpuSince,
   benchServices,
   cpuSeconds,
   cpuSecondsOf,
@@ -101,7 +103,10 @@ async function main(): Promise<void> {
     // The queue is paused while the 10 jobs are accepted, so that the time measured is the workers'
     // draining alone, not the gateway's accepting 10 bodies of 4 MB one after the other.
     const queue = new Queue('generate', { connection: redisOptions(REDIS_URL, 'queue'), prefix: PREFIX });
-    type Cpu = { worker: number; postgres: number; redis: number; s3: number };
+    type Cpu = { worker: number; postgres: number; backends: number; redis: number; s3: number };
+    const database = new URL(DB_URL).pathname.slice(1);
+    const pgQuery = (sql: string, db: string) => prisma.$queryRawUnsafe<{ pid: number }[]>(sql, db);
+    let backends0 = new Map<number, number>();
     // Redis counts its own CPU in microseconds (INFO cpu); /proc's clock ticks (10 ms) would round a
     // job's share of Redis to nothing.
     const redisInfo = new Redis(REDIS_URL);
@@ -113,6 +118,7 @@ async function main(): Promise<void> {
     const cpuNow = async (workerPids: number[]): Promise<Cpu> => ({
       worker: workerPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
       postgres: cpuSecondsOf('postgres'),
+      backends: 0,
       redis: await redisCpu(),
       s3: services.s3Pid ? cpuSeconds(services.s3Pid) : 0,
     });
@@ -123,9 +129,11 @@ async function main(): Promise<void> {
       );
       const payloads = keys.map((_, i) => sessionsBody(20_000, 100 + workers * 10 + i));
       await queue.pause();
-      // From before the gateway accepts the jobs: sealing each body into PostgreSQL is part of what
-      // a job costs the shared services (the workers, paused meanwhile, spend nothing).
+      // From before the gateway accepts the jobs: accepting each (its record, its sealed body in the
+      // object store) is part of what a job costs the shared services (the workers, paused meanwhile,
+      // spend nothing).
       const cpu0 = await cpuNow(workerPids);
+      backends0 = await backendCpu(pgQuery, database);
       const ids: string[] = [];
       for (let i = 0; i < 10; i++) {
         const r = await post('http://127.0.0.1:3832/v1/files/generate', keys[i]!, payloads[i]!, true);
@@ -146,9 +154,11 @@ async function main(): Promise<void> {
       const elapsed = performance.now() - t0;
       if (workers === 1) {
         const cpu1 = await cpuNow(workerPids);
+        const backends = backendCpuSince(backends0, await backendCpu(pgQuery, database));
         cpuPerJob = {
           worker: (cpu1.worker - cpu0.worker) / ids.length,
           postgres: (cpu1.postgres - cpu0.postgres) / ids.length,
+          backends: backends / ids.length,
           redis: (cpu1.redis - cpu0.redis) / ids.length,
           s3: (cpu1.s3 - cpu0.s3) / ids.length,
         };
@@ -182,11 +192,12 @@ async function main(): Promise<void> {
     if (c) {
       const feeds = (service: number) => (service > 0 ? (c.worker / service).toFixed(0) : '∞');
       console.log(
-        `(3) CPU per 20,000-row job (accepted by the gateway, then 1 worker draining): worker ${ms(c.worker)}, PostgreSQL ${ms(c.postgres)}, ` +
+        `(3) CPU per 20,000-row job (accepted by the gateway, then 1 worker draining): worker ${ms(c.worker)}, PostgreSQL ${ms(c.postgres)} ` +
+          `(of which the backends of ${database}: ${ms(c.backends)}), ` +
           `Redis ${ms(c.redis)}, S3 endpoint ${ms(c.s3)}`,
       );
       console.log(
-        `    busy workers one core can feed: PostgreSQL ≈ ${feeds(c.postgres)}, Redis ≈ ${feeds(c.redis)}, ` +
+        `    busy workers one core can feed: PostgreSQL ≈ ${feeds(c.postgres)} (its backends alone ≈ ${feeds(c.backends)}), Redis ≈ ${feeds(c.redis)}, ` +
           `S3 endpoint (s3rver) ≈ ${feeds(c.s3)} (ratio of the worker's CPU to the service's, per job)`,
       );
     }

@@ -113,6 +113,27 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
+/**
+ * CPU seconds used so far by the PostgreSQL backends serving one database (pg_stat_activity's
+ * pids, read from /proc), per backend: unlike every `postgres` process, this leaves out whatever
+ * else the shared server does meanwhile (other databases' work; its background writers too).
+ * Compare two readings with `backendCpuSince`.
+ */
+export async function backendCpu(
+  query: (sql: string, database: string) => Promise<{ pid: number }[]>,
+  database: string,
+): Promise<Map<number, number>> {
+  const rows = await query('SELECT pid FROM pg_stat_activity WHERE datname = $1', database);
+  return new Map(rows.map((r) => [Number(r.pid), cpuSeconds(Number(r.pid))]));
+}
+
+/** CPU seconds the backends spent between two readings (a backend born since counts from zero). */
+export function backendCpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
+}
+
 /** CPU seconds used so far by every process named `comm` (e.g. all PostgreSQL backends). */
 export function cpuSecondsOf(comm: string): number {
   let total = 0;

@@ -1,4 +1,4 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -140,28 +140,36 @@ async function allAvailable(ids: string[], timeoutMs = 90_000): Promise<void> {
 }
 
 /** The operators' check (`ppfile admin reconcile --check --json`), run as an operator runs it. */
-function reconcileCheck(): { status: number | null; report: Json } {
-  const r = spawnSync(
-    process.execPath,
-    [path.join(ROOT, 'bin/ppfile.js'), 'admin', 'reconcile', '--check', '--json'],
-    {
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        S3_ENDPOINT: s3.endpoint,
-        S3_ACCESS_KEY: PRIVATE_S3_CREDENTIALS.accessKey,
-        S3_SECRET_KEY: PRIVATE_S3_CREDENTIALS.secretKey,
-        S3_BUCKET: gatewayConfig.s3.bucket,
+/**
+ * `ppfile admin reconcile --check --json` in a child, awaited (a synchronous spawn would hold this
+ * file's event loop for seconds, and its kept-alive sockets to the store die unseen meanwhile).
+ */
+async function reconcileCheck(): Promise<{ status: number | null; report: Json }> {
+  const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(ROOT, 'bin/ppfile.js'), 'admin', 'reconcile', '--check', '--json'],
+      {
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl,
+          S3_ENDPOINT: s3.endpoint,
+          S3_ACCESS_KEY: PRIVATE_S3_CREDENTIALS.accessKey,
+          S3_SECRET_KEY: PRIVATE_S3_CREDENTIALS.secretKey,
+          S3_BUCKET: gatewayConfig.s3.bucket,
+        },
       },
-    },
-  );
+      (error, stdout, stderr) =>
+        resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
   return { status: r.status, report: r.stdout ? (JSON.parse(r.stdout) as Json) : { stderr: r.stderr } };
 }
 
 /** Every invariant holds and the organization's month is exactly `units`, all committed. */
 async function expectSettled(orgId: string, units: number): Promise<void> {
-  const check = reconcileCheck();
+  const check = await reconcileCheck();
   expect(check.report).toEqual({ ok: true, violations: [] });
   expect(check.status).toBe(0);
   await expect(stores.ledger.month(orgId, monthOf(new Date()))).resolves.toEqual({
@@ -389,14 +397,31 @@ it('PostgreSQL stopped for 20 s in the middle of jobs: 503 (never 500) meanwhile
   await expectSettled(org.id, 20_000);
 }, 180_000);
 
-it('the object store stopped for 10 s in the middle of a job: the file ends available', async () => {
+it('the object store stopped for 10 s in the middle of jobs: they end available; a request meanwhile is refused 503, nothing accepted', async () => {
   const org = await organization('pro');
-  await s3.stop();
+  // Accepted while the store is up (each body sealed into it), taken by the workers once it is down.
+  const generate = app.get(JobQueue).queue('generate');
+  await generate.pause();
   const ids = [await generateAsync(org.key, body(2000, 30)), await generateAsync(org.key, body(2000, 31))];
-  await sleep(10_000);
-  await s3.start();
+  await s3.stop();
+  try {
+    await generate.resume();
+    // A queued body goes to the store before its file exists: with the store down nothing is accepted.
+    const refused = await request(http)
+      .post('/v1/files/generate')
+      .set(bearer(org.key))
+      .set('Prefer', 'respond-async')
+      .send(body(2000, 32));
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBeDefined();
+    await sleep(10_000);
+  } finally {
+    await generate.resume();
+    await s3.start();
+  }
   await allAvailable(ids);
   await expectSettled(org.id, 4000);
+  expect(await prisma.fileRecord.count({ where: { organizationId: org.id } })).toBe(2);
 }, 90_000);
 
 it('a gateway stopped while a synchronous request waits for its job answers 202 at once; the file still ends available', async () => {
@@ -439,12 +464,19 @@ it('the check itself fails on a broken invariant: a counter changed by hand, an 
   }
   const storage = new ObjectStorage(gatewayConfig.s3);
   await storage.put('files/file_ffffffffffffffffffffffffffffffff.csv', Buffer.from('x'), 'text/csv');
-  const check = reconcileCheck();
+  await storage.put(
+    'payloads/generate/file_ffffffffffffffffffffffffffffffff',
+    Buffer.from('x'),
+    'application/octet-stream',
+  );
+  const check = await reconcileCheck();
   expect(check.status).toBe(1);
   expect(check.report.violations.map((v: Json) => v.kind).sort()).toEqual([
     'orphan_object',
+    'payload_left',
     'usage_mismatch',
   ]);
   await storage.remove('files/file_ffffffffffffffffffffffffffffffff.csv');
+  await storage.remove('payloads/generate/file_ffffffffffffffffffffffffffffffff');
   await prisma.usageCounter.deleteMany({ where: { organizationId: org.id } });
 }, 30_000);

@@ -1207,7 +1207,7 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
       expect(applied).toHaveLength(1);
       const plain = cli(['admin', 'db', 'migrate'], url);
       expect(plain.status).toBe(0);
-      expect(plain.out).toMatch(/is up to date \(4 migration\(s\) applied\)/);
+      expect(plain.out).toMatch(/is up to date \(5 migration\(s\) applied\)/);
       const json = cli(['admin', 'db', 'migrate', '--json'], url);
       expect(json.status).toBe(0);
       expect(JSON.parse(json.out)).toEqual({
@@ -1217,6 +1217,7 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
           '20261123120000_durable_work',
           '20261123130000_test_rows',
           '20261124120000_dashboard',
+          '20261127120000_payloads_in_object_store',
         ],
         created_database: false,
       });
@@ -1236,6 +1237,7 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
           '20261123120000_durable_work',
           '20261123130000_test_rows',
           '20261124120000_dashboard',
+          '20261127120000_payloads_in_object_store',
         ],
         already_applied: [],
         created_database: true,

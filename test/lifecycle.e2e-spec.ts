@@ -16,7 +16,7 @@ import {
   type FileStatus,
 } from '@ppfile/contract';
 import { createPrismaClient, createStores, type PrismaClient, type Stores } from '@ppfile/db';
-import { FileLifecycle, PayloadCipher, type AcceptedFile } from '@ppfile/jobs';
+import { checkInvariants, FileLifecycle, PayloadCipher, payloadKeyOf, type AcceptedFile } from '@ppfile/jobs';
 import { generateFile } from '@ppfile/rules';
 import { body as declarationBody, testEnv } from '@ppfile/rules/testing/format-helpers';
 import { LOCAL_S3_CREDENTIALS, ObjectStorage, startLocalS3, type LocalS3 } from '@ppfile/storage';
@@ -96,7 +96,8 @@ describe('the file lifecycle', () => {
   }
 
   const used = async () => (await stores.ledger.month(org.id, MONTH)).used;
-  const payloadOf = (fileId: string) => stores.payloads.exists(fileId);
+  /** Whether a file's sealed body is in the object store (where every new one goes). */
+  const payloadOf = (fileId: string) => storage.exists(payloadKeyOf(fileId));
 
   it('has a table in which every state is known and only processing and available move', () => {
     expect(Object.keys(FILE_TRANSITIONS).sort()).toEqual([...FILE_STATUSES].sort());
@@ -124,8 +125,27 @@ describe('the file lifecycle', () => {
       type: 'adf',
       declarant: 'employer',
     });
+    expect(record.payloadKey).toBe(`payloads/generate/${file.id}`);
     expect(await payloadOf(file.id)).toBe(true);
-    expect((await lifecycle.readBody(file.id))!.toString()).toBe('{"type":"adf"}');
+    expect((await lifecycle.readBody(record))!.toString()).toBe('{"type":"adf"}');
+    // Sealed in the object store, nothing in PostgreSQL: the bytes at rest are not the body, and
+    // another key, or the body of another file, does not open them.
+    const atRest = await storage.get(record.payloadKey!);
+    expect(atRest.includes(Buffer.from('"type"'))).toBe(false);
+    expect(await prisma.jobPayload.count()).toBe(0);
+    const stranger = new FileLifecycle({
+      prisma,
+      stores,
+      storage,
+      cipher: new PayloadCipher(randomBytes(32)),
+      now: () => now,
+    });
+    await expect(stranger.readBody(record)).rejects.toThrow();
+    await storage.put(payloadKeyOf('file_copy'), atRest, 'application/octet-stream');
+    await expect(
+      lifecycle.readBody({ id: 'file_copy', payloadKey: payloadKeyOf('file_copy') }),
+    ).rejects.toThrow();
+    await storage.remove(payloadKeyOf('file_copy'));
     const claim = await prisma.idempotencyRecord.findFirst({ where: { apiKeyId: key.id, key: 'k-open' } });
     expect(claim?.fileId).toBe(file.id);
     expect(await used()).toBe(before + 4);
@@ -136,6 +156,7 @@ describe('the file lifecycle', () => {
     );
     expect(await used()).toBe(before);
     expect(await payloadOf(file.id)).toBe(false);
+    expect((await stores.files.getFileRecord(file.id))?.payloadKey).toBeNull();
     await expect(stores.files.getFileRecord(file.id)).resolves.toMatchObject({
       status: 'failed',
       units: 0,
@@ -151,7 +172,7 @@ describe('the file lifecycle', () => {
     const file = generated();
     committed.length = 0;
     const done = await lifecycle.store(record, file, 24);
-    expect(done).toMatchObject({ status: 'available', sha256: file.sha256, stored: true });
+    expect(done).toMatchObject({ status: 'available', sha256: file.sha256, stored: true, payloadKey: null });
     expect(done.expiresAt).toEqual(new Date(now.getTime() + 24 * 3600_000));
     expect(await storage.get(record.objectKey!)).toEqual(file.content);
     expect(await payloadOf(record.id)).toBe(false);
@@ -194,8 +215,12 @@ describe('the file lifecycle', () => {
     const released = await reserve(1);
     await expect(stores.ledger.release({ reservationId: released })).resolves.toBe(true);
     const late = accepted(1);
-    await expect(lifecycle.open({ record: late, reservationId: released })).rejects.toThrow(/no longer held/);
+    await expect(
+      lifecycle.open({ record: late, reservationId: released, body: Buffer.from('{}') }),
+    ).rejects.toThrow(/no longer held/);
     await expect(stores.files.getFileRecord(late.id)).resolves.toBeNull();
+    // The body sealed before the transaction is taken back with it.
+    expect(await payloadOf(late.id)).toBe(false);
   });
 
   it('records a store: false file finished, its units committed at once', async () => {
@@ -238,11 +263,22 @@ describe('the file lifecycle', () => {
     const before = await used();
     // A reservation whose request died before any file existed.
     await reserve(5);
-    // A payload whose file ended without it being deleted (written by hand: only a crash does this).
+    // A payload whose file ended without it being deleted (written by hand: only a crash does
+    // this), and a legacy one in PostgreSQL alike.
     const record = await lifecycle.open({ record: accepted(1), reservationId: await reserve(1) });
     await lifecycle.store(record, generated(), 24);
+    await storage.put(payloadKeyOf(record.id), Buffer.from('sealed'), 'application/octet-stream');
     await prisma.jobPayload.create({
       data: { fileId: record.id, nonce: new Uint8Array(12), ciphertext: new Uint8Array(4) },
+    });
+    // A body sealed by a request that died before its transaction: no record, ever.
+    const orphan = payloadKeyOf(newFileId());
+    await storage.put(orphan, Buffer.from('sealed'), 'application/octet-stream');
+    // A queued file still waiting for its worker keeps its body.
+    const waiting = await lifecycle.open({
+      record: accepted(1),
+      reservationId: await reserve(1),
+      body: Buffer.from('{}'),
     });
     // An object the store refused to delete when its file failed.
     const failing = await lifecycle.open({ record: accepted(1), reservationId: await reserve(1) });
@@ -256,12 +292,65 @@ describe('the file lifecycle', () => {
     now = new Date(now.getTime() + 3600_000);
     await expect(lifecycle.releaseStaleReservations(now, 100)).resolves.toBe(1);
     await expect(lifecycle.releaseStaleReservations(now, 100)).resolves.toBe(0);
-    await expect(lifecycle.removeLeftOverPayloads(100)).resolves.toBe(1);
+    // The orphan is young (written just now, by the store's clock): a request may still be between
+    // its write and its transaction, so it stays; older than the lease, it goes.
+    await expect(lifecycle.removeLeftOverPayloads(100, new Date(Date.now() - 600_000))).resolves.toBe(2);
     expect(await payloadOf(record.id)).toBe(false);
+    expect(await prisma.jobPayload.count({ where: { fileId: record.id } })).toBe(0);
+    expect(await storage.exists(orphan)).toBe(true);
+    await expect(lifecycle.removeLeftOverPayloads(100, new Date(Date.now() + 60_000))).resolves.toBe(1);
+    expect(await storage.exists(orphan)).toBe(false);
+    expect(await payloadOf(waiting.id)).toBe(true);
+    await expect(lifecycle.readBody(waiting)).resolves.toEqual(Buffer.from('{}'));
+    await lifecycle.fail(waiting.id, { error: { code: 'INTERNAL_ERROR' } } as never);
     await expect(lifecycle.removeStaleObjects(100)).resolves.toBe(1);
     expect(await storage.exists(failing.objectKey!)).toBe(false);
     await expect(lifecycle.removeStaleObjects(100)).resolves.toBe(0);
     expect(await used()).toBe(before + 1);
+  });
+
+  it('a job accepted before the bodies moved to the object store still reads its body from PostgreSQL, and ends without it', async () => {
+    const cipher = new PayloadCipher(randomBytes(32));
+    const legacy = new FileLifecycle({ prisma, stores, storage, cipher, now: () => now });
+    const record = await legacy.open({ record: accepted(1), reservationId: await reserve(1) });
+    expect(record.payloadKey).toBeNull();
+    await expect(legacy.hasBody(record)).resolves.toBe(false);
+    // As the previous version wrote it: sealed, in job_payloads.
+    const sealed = cipher.seal(record.id, Buffer.from('{"type":"jdr"}'));
+    await prisma.jobPayload.create({
+      data: {
+        fileId: record.id,
+        nonce: new Uint8Array(sealed.nonce),
+        ciphertext: new Uint8Array(sealed.ciphertext),
+      },
+    });
+    await expect(legacy.hasBody(record)).resolves.toBe(true);
+    expect((await legacy.readBody(record))!.toString()).toBe('{"type":"jdr"}');
+    await legacy.store(record, generated(), 24);
+    expect(await prisma.jobPayload.count({ where: { fileId: record.id } })).toBe(0);
+  });
+
+  it('the invariant check sees a queued file whose sealed body is gone, and a body with no file', async () => {
+    const kinds = async () =>
+      (await checkInvariants({ prisma, storage, now, processingLeaseSeconds: 3600 }))
+        .filter((v) => v.kind.startsWith('payload_'))
+        .map((v) => `${v.kind} ${v.subject}`);
+    await expect(kinds()).resolves.toEqual([]);
+    const queued = await lifecycle.open({
+      record: accepted(1),
+      reservationId: await reserve(1),
+      body: Buffer.from('{}'),
+    });
+    await expect(kinds()).resolves.toEqual([]);
+    await storage.remove(queued.payloadKey!);
+    const stray = payloadKeyOf(newFileId());
+    await storage.put(stray, Buffer.from('sealed'), 'application/octet-stream');
+    await expect(kinds()).resolves.toEqual([`payload_left ${stray}`, `payload_missing ${queued.id}`]);
+    // The job finds no body: nothing to resume from.
+    await expect(lifecycle.readBody(queued)).resolves.toBeNull();
+    await lifecycle.fail(queued.id, { error: { code: 'INTERNAL_ERROR' } } as never);
+    await storage.remove(stray);
+    await expect(kinds()).resolves.toEqual([]);
   });
 
   it.each(FILE_STATUSES.filter((s) => s !== 'processing'))(

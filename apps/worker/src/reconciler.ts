@@ -6,7 +6,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { FileStore, IdempotencyStore, JobPayloadStore } from '@ppfile/db';
+import { FileStore, IdempotencyStore } from '@ppfile/db';
 import { Clock, HealthChecks, JobQueue } from '@ppfile/infra';
 import { failUnfinishable, FileLifecycle, isDependencyDown } from '@ppfile/jobs';
 import { WORKER_CONFIG, type WorkerConfig } from './config';
@@ -44,7 +44,6 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
 
   constructor(
     @Inject(FileStore) private readonly files: FileStore,
-    @Inject(JobPayloadStore) private readonly payloads: JobPayloadStore,
     @Inject(IdempotencyStore) private readonly claims: IdempotencyStore,
     @Inject(FileLifecycle) private readonly lifecycle: FileLifecycle,
     @Inject(JobQueue) private readonly queue: JobQueue,
@@ -108,9 +107,9 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
       if (state === 'active') continue;
       if (!FileLifecycle.outlivedLease(record, now, lease)) {
         // Within its lease: a live job is left alone; a lost or spent one is re-created if the body
-        // is there to resume from (it is in PostgreSQL, not in Redis). A file without a body is an
+        // is there to resume from (in the object store, not in Redis). A file without a body is an
         // in-process one, still in its gateway's hands until the lease ends.
-        if (LIVE_STATES.has(state) || !(await this.payloads.exists(record.id))) continue;
+        if (LIVE_STATES.has(state) || !(await this.lifecycle.hasBody(record))) continue;
         await this.queue.requeueGenerate(record.id, record.requestId);
         report.requeued++;
         continue;
@@ -124,7 +123,10 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
       BATCH,
     );
     report.objects = await this.lifecycle.removeStaleObjects(BATCH);
-    report.payloads = await this.lifecycle.removeLeftOverPayloads(BATCH);
+    report.payloads = await this.lifecycle.removeLeftOverPayloads(
+      BATCH,
+      new Date(now.getTime() - lease * 1000),
+    );
     report.claims = await this.claims.purgeStaleClaims(now);
     const acted = Object.entries(report).filter(([, n]) => n > 0);
     if (acted.length) this.logger.log(`reconciled: ${acted.map(([k, n]) => `${k} ${n}`).join(', ')}`);

@@ -30,6 +30,8 @@ export interface FileRecord {
   declarations: number;
   stored: boolean;
   objectKey: string | null;
+  /** A queued file's sealed request body in the object store, until its job ends (API.md §8). */
+  payloadKey: string | null;
   /** Units counted for the file. */
   units: number;
   createdAt: Date;
@@ -60,6 +62,7 @@ export interface NewFileRecord {
   declarations: number;
   stored: boolean;
   objectKey?: string | null;
+  payloadKey?: string | null;
   units: number;
   createdAt?: Date;
   expiresAt?: Date | null;
@@ -118,6 +121,16 @@ export class FileStore {
       take: limit,
     });
     return rows.map(fileRecordOf);
+  }
+
+  /** Which of these files exist, and their state: the reconciler's view of the payload objects it finds. */
+  async statusesOf(ids: readonly string[]): Promise<Map<string, FileStatus>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.prisma.fileRecord.findMany({
+      where: { id: { in: [...ids] } },
+      select: { id: true, status: true },
+    });
+    return new Map(rows.map((r) => [r.id, fromDbStatus(r.status)]));
   }
 
   /** Failed or expired files whose object may still exist (its deletion failed or was interrupted). */

@@ -6,10 +6,10 @@ export interface SealedPayload {
 }
 
 /**
- * Request bodies of accepted generations, kept until their job ends (API.md §8): the database,
- * not Redis, is the record, so a Redis restart loses no accepted work. Only sealed bytes come in
- * (libs/jobs encrypts them). A payload is written and deleted with its file's moves, by libs/jobs
- * FileLifecycle alone; this store reads.
+ * Legacy sealed request bodies (table job_payloads), as ppfile kept them in PostgreSQL before
+ * migration 20261127120000: a job accepted before the upgrade still finds its body here. Nothing
+ * writes here any more — libs/jobs FileLifecycle seals new bodies into the object store — and
+ * FileLifecycle deletes a row with its file's last move; this store reads.
  */
 export class JobPayloadStore {
   constructor(private readonly prisma: PrismaClient) {}

@@ -51,7 +51,7 @@ export interface Produced {
 
 export interface FileProductionDeps {
   lifecycle: FileLifecycle;
-  stores: Pick<Stores, 'files' | 'payloads' | 'ledger'>;
+  stores: Pick<Stores, 'files' | 'ledger'>;
   references: (specVersion: string) => ReferenceLists;
   now: () => Date;
   /** Adds the file's generate job (its id is the file's: adding it twice adds one job). */
@@ -149,7 +149,7 @@ export class FileProduction {
    */
   async resume(record: FileRecord, order: Pick<FileOrder, 'request'>): Promise<Produced> {
     if (record.status !== 'processing') return { record, content: null };
-    if (await this.deps.stores.payloads.exists(record.id)) {
+    if (await this.deps.lifecycle.hasBody(record)) {
       await this.deps.enqueue(record.id);
       return { record, content: null };
     }
@@ -159,8 +159,8 @@ export class FileProduction {
 
   /**
    * A queued file's generation (the worker's `generate` job), safe to run any number of times: a
-   * file no longer processing is left as it is; its sealed body is read from the database (a job
-   * re-created after a Redis loss finds it there); invalid rows end it `failed` with the 422 body
+   * file no longer processing is left as it is; its sealed body is read from the object store (a
+   * job re-created after a Redis loss finds it there); invalid rows end it `failed` with the 422 body
    * the request would have had (deterministic: not retried). Dependency failures throw, and the job
    * is retried. Null for a file that was never accepted (its transaction rolled back).
    */
@@ -168,7 +168,7 @@ export class FileProduction {
     const { lifecycle } = this.deps;
     const record = await this.deps.stores.files.getFileRecord(fileId);
     if (!record || record.status !== 'processing') return record;
-    const body = await lifecycle.readBody(record.id);
+    const body = await lifecycle.readBody(record);
     if (!body) {
       // Accepted work whose body is gone cannot be resumed: the file fails, its units go back.
       await failUnfinishable(lifecycle, record);

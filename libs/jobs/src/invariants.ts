@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '@ppfile/db';
 import type { ObjectStorage } from '@ppfile/storage';
-import { FileLifecycle, objectKeyOf } from './lifecycle';
+import { FileLifecycle, objectKeyOf, PAYLOAD_PREFIX } from './lifecycle';
 
 export interface Violation {
   /** What invariant is broken (stable names, for scripts and tests). */
@@ -12,6 +12,7 @@ export interface Violation {
     | 'orphan_object'
     | 'processing_past_lease'
     | 'payload_left'
+    | 'payload_missing'
     | 'reservation_unsettled';
   /** The organization and month, or the file, it concerns: ids only, never a value of a request. */
   subject: string;
@@ -22,7 +23,7 @@ export interface Violation {
  * The invariants of accepted work (API.md §8), checked by `ppfile admin reconcile --check`: the
  * month's usage is exactly the units committed plus those still reserved for work in progress;
  * every available file has its object, byte for byte; no object outlives its record; no file is
- * processing past its lease; no payload outlives its job; no reservation is left unsettled by
+ * processing past its lease; no payload outlives its job, and a queued file's payload is there; no reservation is left unsettled by
  * work that has ended.
  */
 export async function checkInvariants(input: {
@@ -90,6 +91,33 @@ export async function checkInvariants(input: {
     select: { fileId: true },
   })) {
     violations.push({ kind: 'payload_left', subject: p.fileId, detail: 'the payload of a finished job' });
+  }
+  const payloads = new Set((await storage.list(PAYLOAD_PREFIX)).map((o) => o.key));
+  const payloadOwners = new Map(
+    (
+      await prisma.fileRecord.findMany({
+        where: {
+          OR: [
+            { id: { in: [...payloads].map((k) => k.slice(PAYLOAD_PREFIX.length)) } },
+            { payloadKey: { not: null } },
+          ],
+        },
+        select: { id: true, status: true, payloadKey: true },
+      })
+    ).map((f) => [f.id, f]),
+  );
+  for (const key of payloads) {
+    const owner = payloadOwners.get(key.slice(PAYLOAD_PREFIX.length));
+    if (owner?.status === 'PROCESSING' && owner.payloadKey === key) continue;
+    violations.push({
+      kind: 'payload_left',
+      subject: key,
+      detail: owner ? `record is ${owner.status.toLowerCase()}` : 'no record',
+    });
+  }
+  for (const f of payloadOwners.values()) {
+    if (f.payloadKey && !payloads.has(f.payloadKey))
+      violations.push({ kind: 'payload_missing', subject: f.id, detail: `no object ${f.payloadKey}` });
   }
 
   const objects = new Map((await storage.list('files/')).map((o) => [o.key, o.size]));

@@ -15,6 +15,7 @@ import {
   type NewFileRecord,
   type Prisma,
   type PrismaClient,
+  type SealedPayload,
   type Stores,
 } from '@ppfile/db';
 import type { GeneratedFile, Issue, Normalization } from '@ppfile/rules';
@@ -22,7 +23,23 @@ import type { ObjectStorage } from '@ppfile/storage';
 import type { PayloadCipher } from './payload-cipher';
 
 export const objectKeyOf = (fileId: string): string => `files/${fileId}.csv`;
+/** Where a queued generation's sealed request body waits for its worker (API.md §8). */
+export const PAYLOAD_PREFIX = 'payloads/generate/';
+export const payloadKeyOf = (fileId: string): string => `${PAYLOAD_PREFIX}${fileId}`;
 const CSV_TYPE = 'text/csv; charset=utf-8';
+const SEALED_TYPE = 'application/octet-stream';
+/** A payload object: this format byte, the 12-byte nonce, then the ciphertext and its 16-byte tag. */
+const SEALED_FORMAT = 1;
+
+function packSealed(sealed: SealedPayload): Buffer {
+  return Buffer.concat([Buffer.of(SEALED_FORMAT), sealed.nonce, sealed.ciphertext]);
+}
+
+function unpackSealed(fileId: string, bytes: Buffer): SealedPayload {
+  if (bytes.length < 1 + 12 + 16 || bytes[0] !== SEALED_FORMAT)
+    throw new Error(`the payload object of ${fileId} is not a sealed body`);
+  return { nonce: bytes.subarray(1, 13), ciphertext: bytes.subarray(13) };
+}
 
 /** What a file record keeps of the generate response beyond its columns (no personal value in it). */
 export interface FileOutcome {
@@ -78,13 +95,15 @@ export interface ClaimRef {
 
 /**
  * A generated file's lifecycle (API.md §7) — the only code that writes a file's state, its units
- * and its payload. Its moves are libs/contract's FILE_TRANSITIONS (`processing → available | failed`,
+ * and its sealed payload. Its moves are libs/contract's FILE_TRANSITIONS (`processing → available | failed`,
  * `available → expired`; `not_stored` is born finished); each is one transaction that moves the
  * record, its units and its payload together, conditional on the state it leaves, so a move made
  * twice (a job retried, a sweep racing a worker, several reconcilers) happens once and units are
- * committed or released once. Against the object store: the record with its object key exists
- * before any object does, the object before the record says `available`, and a failed or expired
- * record's object is deleted after the record says so. The gateway, the processors and the
+ * committed or released once. Against the object store: a queued file's sealed body is written
+ * before its record exists and deleted after the move that ends the file (the reconciler deletes
+ * what a crash left); the record with its object key exists before any object does, the object
+ * before the record says `available`, and a failed or expired record's object is deleted after the
+ * record says so. The gateway, the processors and the
  * reconciler call this and nothing else to change a file.
  */
 export class FileLifecycle {
@@ -105,9 +124,11 @@ export class FileLifecycle {
   }
 
   /**
-   * Accepts a file, `processing`: its record (object key named), its reservation linked, its
-   * request's idempotency claim pointed at it and, for a queued generation, its request body
-   * sealed — one transaction.
+   * Accepts a file, `processing`: for a queued generation its request body sealed into the object
+   * store first (under payloadKeyOf), then in one transaction its record (object and payload keys
+   * named), its reservation linked and its request's idempotency claim pointed at it. A transaction
+   * that fails takes the sealed body back; a crash between the two leaves an object with no record,
+   * which the reconciler deletes once it is older than the processing lease.
    */
   async open(input: {
     record: AcceptedFile;
@@ -116,22 +137,25 @@ export class FileLifecycle {
     claim?: ClaimRef | null;
   }): Promise<FileRecord> {
     const { record, reservationId, body, claim } = input;
-    const sealed = body ? this.deps.cipher.seal(record.id, body) : null;
     const objectKey = record.stored ? objectKeyOf(record.id) : null;
-    return this.prisma.$transaction(async (tx) => {
-      const created = await this.create(tx, { ...record, objectKey }, 'processing');
-      if (reservationId) await this.deps.stores.ledger.attachFile(reservationId, record.id, tx);
-      if (claim) await this.deps.stores.idempotency.attachFile(claim.apiKeyId, claim.key, record.id, tx);
-      if (sealed)
-        await tx.jobPayload.create({
-          data: {
-            fileId: record.id,
-            nonce: new Uint8Array(sealed.nonce),
-            ciphertext: new Uint8Array(sealed.ciphertext),
-          },
-        });
-      return created;
-    });
+    const payloadKey = body ? payloadKeyOf(record.id) : null;
+    if (body && payloadKey)
+      await this.deps.storage.put(
+        payloadKey,
+        packSealed(this.deps.cipher.seal(record.id, body)),
+        SEALED_TYPE,
+      );
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        const created = await this.create(tx, { ...record, objectKey, payloadKey }, 'processing');
+        if (reservationId) await this.deps.stores.ledger.attachFile(reservationId, record.id, tx);
+        if (claim) await this.deps.stores.idempotency.attachFile(claim.apiKeyId, claim.key, record.id, tx);
+        return created;
+      });
+    } catch (e) {
+      if (payloadKey) await this.removePayload(payloadKey);
+      throw e;
+    }
   }
 
   /** A `store: false` file: born `not_stored`, its units committed (its bytes go back in the answer only). */
@@ -170,7 +194,7 @@ export class FileLifecycle {
 
   /**
    * processing → available: stores the file's bytes, then moves the record (units committed,
-   * payload deleted). Safe to run twice: the object key is fixed and the move conditional. Returns
+   * payload key cleared), then deletes the sealed body. Safe to run twice: the object key is fixed and the move conditional. Returns
    * the record as it ends (available, or whatever another run made of it).
    */
   async store(record: FileRecord, file: GeneratedFile, retentionHours: number): Promise<FileRecord> {
@@ -192,6 +216,7 @@ export class FileLifecycle {
           objectKey: record.objectKey,
           expiresAt,
           stored: true,
+          payloadKey: null,
           outcome: outcomeOf(file) as unknown as Prisma.InputJsonValue,
         },
       );
@@ -201,6 +226,7 @@ export class FileLifecycle {
       return { units };
     });
     if (committed?.units) this.deps.onCommitted?.(committed.units);
+    if (committed && current.payloadKey) await this.removePayload(current.payloadKey);
     const final = (await this.deps.stores.files.getFileRecord(record.id)) ?? record;
     // The record failed meanwhile (its lease ran out): leave no object behind it — the one just
     // written, even when the failure had already forgotten the record's key.
@@ -211,7 +237,7 @@ export class FileLifecycle {
 
   /**
    * processing → failed, with the error body its request would have had (API.md §7): its units
-   * released, its payload and its object deleted. Only the call that makes the move does so; false
+   * released, its payload key cleared, then its sealed body and its object deleted. Only the call that makes the move does so; false
    * for a file that was no longer processing.
    */
   async fail(fileId: string, error: ErrorBody): Promise<boolean> {
@@ -223,6 +249,7 @@ export class FileLifecycle {
         {
           error: error as unknown as Prisma.InputJsonValue,
           units: 0,
+          payloadKey: null,
         },
       );
       if (!moved) return null;
@@ -231,6 +258,8 @@ export class FileLifecycle {
       return this.deps.stores.files.getFileRecord(fileId, tx);
     });
     if (!failed) return false;
+    // The key is cleared with the move: the body's object is named from the id (deleting none is no error).
+    await this.removePayload(payloadKeyOf(fileId));
     await this.removeObject(failed);
     return true;
   }
@@ -247,10 +276,31 @@ export class FileLifecycle {
     return done;
   }
 
-  /** The sealed request body of a queued generation, in clear; null when it is gone. */
-  async readBody(fileId: string): Promise<Buffer | null> {
-    const sealed = await this.deps.stores.payloads.get(fileId);
-    return sealed ? this.deps.cipher.open(fileId, sealed) : null;
+  /**
+   * The sealed request body of a queued generation, in clear; null when it is gone. From the object
+   * store, or from PostgreSQL for a job accepted before the bodies moved there. A store that is
+   * down throws (the job is retried).
+   */
+  async readBody(record: Pick<FileRecord, 'id' | 'payloadKey'>): Promise<Buffer | null> {
+    if (record.payloadKey) {
+      const bytes = await this.deps.storage.getIfExists(record.payloadKey);
+      return bytes ? this.deps.cipher.open(record.id, unpackSealed(record.id, bytes)) : null;
+    }
+    const legacy = await this.deps.stores.payloads.get(record.id);
+    return legacy ? this.deps.cipher.open(record.id, legacy) : null;
+  }
+
+  /**
+   * Whether a processing file was queued with its body, so its job can be re-created: its payload
+   * key says so (no I/O), or a legacy row in PostgreSQL. A file generated in a gateway has neither.
+   */
+  async hasBody(record: Pick<FileRecord, 'id' | 'payloadKey'>): Promise<boolean> {
+    return record.payloadKey !== null || (await this.deps.stores.payloads.exists(record.id));
+  }
+
+  /** Deletes a sealed body; if the store is down it stays, and the reconciler deletes it later. */
+  private async removePayload(key: string): Promise<void> {
+    await this.deps.storage.remove(key).catch(() => undefined);
   }
 
   /**
@@ -277,14 +327,35 @@ export class FileLifecycle {
     return records.length;
   }
 
-  /** Reconciliation: the payloads of files no longer processing (a job that ended between two writes). */
-  async removeLeftOverPayloads(limit: number): Promise<number> {
+  /**
+   * Reconciliation: sealed bodies no job will read — an object under PAYLOAD_PREFIX whose file is no
+   * longer processing (its deletion failed after the move) or, once older than `orphanedBefore`,
+   * whose file was never accepted (a crash between the write and the transaction); and legacy rows
+   * in PostgreSQL of finished files.
+   */
+  async removeLeftOverPayloads(limit: number, orphanedBefore: Date): Promise<number> {
+    const objects = await this.deps.storage.list(PAYLOAD_PREFIX);
+    let removed = 0;
+    // A page of records at a time: a backlog of queued files is as many objects, all still wanted.
+    for (let at = 0; at < objects.length && removed < limit; at += 500) {
+      const page = objects
+        .slice(at, at + 500)
+        .map((o) => ({ ...o, fileId: o.key.slice(PAYLOAD_PREFIX.length) }));
+      const statuses = await this.deps.stores.files.statusesOf(page.map((o) => o.fileId));
+      for (const object of page) {
+        const status = statuses.get(object.fileId);
+        if (status === 'processing' || (status === undefined && object.lastModified >= orphanedBefore))
+          continue;
+        await this.deps.storage.remove(object.key);
+        if (++removed >= limit) break;
+      }
+    }
     const fileIds = await this.deps.stores.payloads.listLeftOver(limit);
-    if (fileIds.length === 0) return 0;
+    if (fileIds.length === 0) return removed;
     const { count } = await this.prisma.jobPayload.deleteMany({
       where: { fileId: { in: fileIds }, file: { status: { not: dbFileStatus('processing') } } },
     });
-    return count;
+    return removed + count;
   }
 
   /**

@@ -9,6 +9,12 @@ export interface StorageConfig {
   region: string;
 }
 
+export interface StoredObject {
+  key: string;
+  size: number;
+  lastModified: Date;
+}
+
 /**
  * Generated files in S3 through the `minio` client, path-style (MinIO, and s3rver in tests).
  * Objects are always written with their size known: no multipart upload (s3rver has none, and
@@ -55,6 +61,16 @@ export class ObjectStorage {
     return Buffer.concat(chunks);
   }
 
+  /** An object's bytes, or null when there is none (a store that is down still throws). */
+  async getIfExists(key: string): Promise<Buffer | null> {
+    try {
+      return await this.get(key);
+    } catch (e) {
+      if (isNotFound(e)) return null;
+      throw e;
+    }
+  }
+
   async exists(key: string): Promise<boolean> {
     try {
       await this.client.statObject(this.bucket, key);
@@ -74,12 +90,13 @@ export class ObjectStorage {
     }
   }
 
-  /** Every object under `prefix`, with its size (for the operators' invariant check). */
-  async list(prefix: string): Promise<{ key: string; size: number }[]> {
-    const out: { key: string; size: number }[] = [];
+  /** Every object under `prefix`, with its size and time (the invariant check, the reconciler). */
+  async list(prefix: string): Promise<StoredObject[]> {
+    const out: StoredObject[] = [];
     for await (const o of this.client.listObjectsV2(this.bucket, prefix, true)) {
-      const item = o as { name?: string; size?: number };
-      if (item.name) out.push({ key: item.name, size: item.size ?? 0 });
+      const item = o as { name?: string; size?: number; lastModified?: Date };
+      if (item.name)
+        out.push({ key: item.name, size: item.size ?? 0, lastModified: item.lastModified ?? new Date(0) });
     }
     return out;
   }

@@ -19,6 +19,7 @@ const base: FileRecord = {
   declarations: 1,
   stored: true,
   objectKey: `files/file_${'a'.repeat(32)}.csv`,
+  payloadKey: null,
   units: 3,
   createdAt: created,
   expiresAt: new Date('2026-11-23T10:00:00.000Z'),
