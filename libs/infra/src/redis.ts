@@ -63,7 +63,10 @@ function clusterClient(target: RedisTarget, use: RedisUse): Cluster {
     },
     clusterRetryStrategy: policy.retryStrategy,
     enableOfflineQueue: policy.enableOfflineQueue ?? true,
-    slotsRefreshTimeout: 2000,
+    // BullMQ's connected by BullMQ (once its queue or worker listens for errors); and patient
+    // with a busy node: a slots refresh that times out is an error event on every queue.
+    lazyConnect: use !== 'commands',
+    slotsRefreshTimeout: 5000,
   });
 }
 
