@@ -203,8 +203,8 @@ describe('sign-in throttling with device cookies (finding 8)', () => {
     expect(retryAfter).toBeLessThanOrEqual(900);
     expect((await signIn(email, PASSWORD, { ip: '198.51.100.2', device: deviceA })).res.status).toBe(303);
     // Counted in Redis under QUEUE_PREFIX, by digests: no address, e-mail or cookie in the keys.
-    const keys = await gw.redis.keys(`${gw.config.queue.prefix}:dashboard:opauth:*`);
-    expect(keys.some((k) => k.includes(':opauth:device:'))).toBe(true);
+    const keys = await gw.redis.keys(`${gw.config.queue.prefix}:dashboard:{opauth}:*`);
+    expect(keys.some((k) => k.includes(':{opauth}:device:'))).toBe(true);
     expect(keys.join(' ')).not.toContain(email);
     expect(keys.join(' ')).not.toContain(deviceB.split('-')[1]);
     // After the window, the locked cookie signs in again.

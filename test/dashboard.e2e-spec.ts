@@ -1028,7 +1028,7 @@ describe('security of the dashboard', () => {
     expect(right.res.text).toContain('Too many failed sign-ins. Try again in 15 minutes.');
     // Another person is not affected; the counters live in Redis under QUEUE_PREFIX.
     expect((await signIn('second@other.example', PASSWORD, '203.0.113.99')).res.status).toBe(303);
-    const keys = await gw.redis.keys(`${gw.config.queue.prefix}:dashboard:opauth:*`);
+    const keys = await gw.redis.keys(`${gw.config.queue.prefix}:dashboard:{opauth}:*`);
     expect(keys.length).toBeGreaterThanOrEqual(2);
     expect(keys.join(' ')).not.toContain(emailA);
     gw.clock.advance(retryAfter * 1000);

@@ -317,7 +317,7 @@ describe('on a Redis of its own', () => {
         const all = await own.keys('*');
         expect(all.length).toBeGreaterThan(5);
         expect(all.filter((k) => !k.startsWith('acme-prod:'))).toEqual([]);
-        for (const kind of ['acme-prod:rl:', 'acme-prod:generate:', 'acme-prod:opauth:'])
+        for (const kind of ['acme-prod:rl:', 'acme-prod:generate:', 'acme-prod:{opauth}:'])
           expect(all.some((k) => k.startsWith(kind))).toBe(true);
       } finally {
         own.disconnect();

@@ -61,7 +61,7 @@ describe('operator sign-in throttle', () => {
     expect(none.status).toBe(401);
     expect(none.headers['www-authenticate']).toMatch(/^Basic realm=/);
     // Counted in Redis under the queue prefix, shared by the replicas.
-    const keys = await gw.redis.keys(`${gw.config.queue.prefix}:opauth:*`);
+    const keys = await gw.redis.keys(`${gw.config.queue.prefix}:{opauth}:*`);
     expect(keys.length).toBeGreaterThanOrEqual(3);
   });
 

@@ -59,7 +59,7 @@ export async function startGateway(
   const s3 = await startLocalS3({ directory: s3dir });
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   // Per-address counters of earlier runs must not leak into this one (the window is one minute).
-  const stale = await redis.keys('ppfile:rl:ip:*');
+  const stale = await redis.keys('ppfile:rl:{ip:*');
   if (stale.length) await redis.del(...stale);
   const config: GatewayConfig = {
     port: 0,

@@ -56,6 +56,7 @@ export function workerEnv(config: WorkerConfig): NodeJS.ProcessEnv {
     ...process.env,
     DATABASE_URL: config.databaseUrl,
     REDIS_URL: config.redisUrl,
+    ...(config.redisClusterNodes?.length ? { REDIS_CLUSTER_NODES: config.redisClusterNodes.join(',') } : {}),
     S3_ENDPOINT: config.s3.endpoint,
     S3_ACCESS_KEY: config.s3.accessKey,
     S3_SECRET_KEY: config.s3.secretKey,

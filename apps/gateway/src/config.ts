@@ -30,6 +30,8 @@ export interface GatewayConfig {
   publicBaseUrl: string;
   databaseUrl: string;
   redisUrl: string;
+  /** REDIS_CLUSTER_NODES (libs/config ServicesConfig). */
+  redisClusterNodes?: readonly string[];
   s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
   payloadEncryptionKey: Buffer;
   processingLeaseSeconds: number;
@@ -91,6 +93,7 @@ export function servicesOf(config: GatewayConfig): ServicesConfig {
   return {
     databaseUrl: config.databaseUrl,
     redisUrl: config.redisUrl,
+    ...(config.redisClusterNodes?.length ? { redisClusterNodes: config.redisClusterNodes } : {}),
     s3: config.s3,
     referenceDataDir: config.referenceDataDir,
     queuePrefix: config.queue.prefix,

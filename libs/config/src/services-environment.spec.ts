@@ -80,8 +80,21 @@ describe('ServicesEnvironment (API.md §13, class-validator)', () => {
     });
   });
 
+  it("reads a Redis Cluster's nodes (REDIS_CLUSTER_NODES), none when unset or empty", () => {
+    const nodes = 'redis-0.redis:6379,10.0.0.7:7001';
+    expect(
+      servicesConfigOf(validateEnvironment(ServicesEnvironment, { ...SERVICES, REDIS_CLUSTER_NODES: nodes })),
+    ).toMatchObject({ redisClusterNodes: ['redis-0.redis:6379', '10.0.0.7:7001'] });
+    for (const unset of [{}, { REDIS_CLUSTER_NODES: '' }])
+      expect(
+        servicesConfigOf(validateEnvironment(ServicesEnvironment, { ...SERVICES, ...unset })),
+      ).not.toHaveProperty('redisClusterNodes');
+  });
+
   it.each([
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ REDIS_CLUSTER_NODES: 'redis-0:6379, redis-1:6379' }, 'REDIS_CLUSTER_NODES must be host:port pairs'],
+    [{ REDIS_CLUSTER_NODES: 'redis://redis-0:6379' }, 'REDIS_CLUSTER_NODES must be host:port pairs'],
     [{ REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgresql:// URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL must be a postgresql:// URL'],

@@ -56,6 +56,13 @@ export class ServicesEnvironment extends ReconcileEnvironment {
   @EnvUrl(['redis:', 'rediss:'], 'a redis:// or rediss:// URL')
   REDIS_URL = 'redis://127.0.0.1:6379';
 
+  /**
+   * A Redis Cluster's nodes (`host:port,…`, some or all: the others are discovered); REDIS_URL then
+   * gives only the credentials and TLS. Unset: REDIS_URL is one Redis.
+   */
+  @EnvMatches(/^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, 'must be host:port pairs separated by commas')
+  REDIS_CLUSTER_NODES?: string;
+
   @EnvDirectory()
   PPFILE_REFERENCE_DATA?: string;
 
@@ -86,6 +93,8 @@ export class ServicesEnvironment extends ReconcileEnvironment {
 export interface ServicesConfig {
   databaseUrl: string;
   redisUrl: string;
+  /** REDIS_CLUSTER_NODES as `host:port` strings; absent or empty: REDIS_URL is one Redis. */
+  redisClusterNodes?: readonly string[];
   s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
   referenceDataDir: string | null;
   queuePrefix: string;
@@ -116,6 +125,7 @@ export function servicesConfigOf(env: ServicesEnvironment): ServicesConfig {
   return {
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
+    ...(env.REDIS_CLUSTER_NODES ? { redisClusterNodes: env.REDIS_CLUSTER_NODES.split(',') } : {}),
     s3: s3ConfigOf(env),
     referenceDataDir: env.PPFILE_REFERENCE_DATA ?? null,
     queuePrefix: env.QUEUE_PREFIX,

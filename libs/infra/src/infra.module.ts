@@ -7,7 +7,7 @@ import {
   type Provider,
 } from '@nestjs/common';
 import { BullModule, getQueueToken } from '@nestjs/bullmq';
-import type { Queue } from 'bullmq';
+import type { ConnectionOptions, Queue } from 'bullmq';
 import { ClsModule, ClsService } from 'nestjs-cls';
 import { Redis } from 'ioredis';
 import type { ServicesConfig } from '@ppfile/config';
@@ -35,7 +35,7 @@ import { ObjectStorage } from '@ppfile/storage';
 import { Clock, SystemClock } from './clock';
 import { HealthChecks } from './health';
 import { JobQueue } from './job-queue';
-import { createRedis, redisOptions } from './redis';
+import { bullConnection, closeConnection, createRedis, queueKeyPrefix } from './redis';
 import { DependencyLog } from './observability/dependency-log';
 import type { RootLogger } from './observability/logger';
 import { Metrics } from './observability/metrics';
@@ -46,6 +46,8 @@ export const STORES = Symbol('Stores');
 export const INFRA_OPTIONS = Symbol('InfraOptions');
 /** The process's pino logger (JSON lines), for access and job lines; Nest's Logger writes through it too. */
 export const ROOT_LOGGER = Symbol('RootLogger');
+/** BullMQ's connection of this process's queues (libs/infra redis.ts bullConnection), closed last. */
+const QUEUE_CONNECTION = Symbol('QueueConnection');
 
 export interface InfraOptions {
   services: ServicesConfig;
@@ -75,11 +77,16 @@ class InfraShutdown implements OnApplicationShutdown {
     @Inject(JobQueue) private readonly queue: JobQueue,
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
     @Inject(Redis) private readonly redis: Redis,
+    @Inject(QUEUE_CONNECTION) private readonly queueConnection: ConnectionOptions,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.queue.close();
-    await Promise.allSettled([this.prisma.$disconnect(), this.redis.quit()]);
+    await Promise.allSettled([
+      this.prisma.$disconnect(),
+      this.redis.quit(),
+      closeConnection(this.queueConnection),
+    ]);
   }
 }
 
@@ -106,6 +113,8 @@ const STORE_CLASSES = {
 export class InfraModule {
   static forRoot(options: InfraOptions): DynamicModule {
     const { services } = options;
+    // One for the process's queues: on a Redis Cluster a client that InfraShutdown closes.
+    const queueConnection = bullConnection(services, 'queue');
     const storeProviders: Provider[] = (Object.keys(STORE_CLASSES) as (keyof Stores)[]).map((name) => ({
       provide: STORE_CLASSES[name],
       useFactory: (stores: Stores) => stores[name],
@@ -126,7 +135,8 @@ export class InfraModule {
         inject: [PrismaClient, Clock],
       },
       ...storeProviders,
-      { provide: Redis, useFactory: () => createRedis(services.redisUrl) },
+      { provide: Redis, useFactory: () => createRedis(services) },
+      { provide: QUEUE_CONNECTION, useValue: queueConnection },
       { provide: ObjectStorage, useFactory: () => new ObjectStorage(services.s3) },
       {
         provide: ReferenceDirectory,
@@ -243,8 +253,8 @@ export class InfraModule {
         }),
         BullModule.forRootAsync({
           useFactory: () => ({
-            connection: redisOptions(services.redisUrl, 'queue'),
-            prefix: services.queuePrefix,
+            connection: queueConnection,
+            prefix: queueKeyPrefix(services),
           }),
         }),
         BullModule.registerQueue(...options.queues.map((name) => ({ name }))),

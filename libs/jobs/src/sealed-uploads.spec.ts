@@ -21,8 +21,8 @@ describe('sealed uploads (issue 32, finding 5)', () => {
   it('names the job and its two keys under the queue prefix', () => {
     expect(a).toEqual({
       jobId: `validate-${'a'.repeat(32)}`,
-      payloadKey: `bull:payload:validate:${'a'.repeat(32)}`,
-      answerKey: `bull:answer:validate:${'a'.repeat(32)}`,
+      payloadKey: `bull:payload:validate:{${'a'.repeat(32)}}`,
+      answerKey: `bull:answer:validate:{${'a'.repeat(32)}}`,
     });
   });
 

@@ -43,12 +43,16 @@ export const UPLOAD_JOB_RETENTION = {
   removeOnFail: { age: 3600 },
 } as const;
 
-/** The job id and the Redis keys of one upload (`id`: 32 random hex digits). */
+/**
+ * The job id and the Redis keys of one upload (`id`: 32 random hex digits). The id is the keys' hash
+ * tag: the worker writes the answer and deletes the upload in one MULTI, the gateway deletes both at
+ * once, and a Redis Cluster takes those only on keys of one slot.
+ */
 export function sealedUploadKeys(prefix: string, id: string): SealedUploadKeys & { jobId: string } {
   return {
     jobId: `validate-${id}`,
-    payloadKey: `${prefix}:payload:validate:${id}`,
-    answerKey: `${prefix}:answer:validate:${id}`,
+    payloadKey: `${prefix}:payload:validate:{${id}}`,
+    answerKey: `${prefix}:answer:validate:{${id}}`,
   };
 }
 

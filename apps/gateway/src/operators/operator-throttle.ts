@@ -1,6 +1,13 @@
 import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { addressKey, ExpiringEntries, nameKey, WithFallback, type ThrottleWindow } from '@ppfile/infra';
+import {
+  addressKey,
+  ExpiringEntries,
+  nameKey,
+  throttleKey,
+  WithFallback,
+  type ThrottleWindow,
+} from '@ppfile/infra';
 
 /**
  * Throttling of operator sign-in (issue "Hostile input and abuse"; issue 32: it answered 429 to the
@@ -179,7 +186,7 @@ return {2, wait}
 
 const DECISIONS = ['pass', 'challenge', 'wrong', 'refused'] as const;
 
-/** Operator sign-in counted in Redis, shared by every gateway replica; keys `<QUEUE_PREFIX>:opauth:<counter>`. */
+/** Operator sign-in counted in Redis, shared by every gateway replica; keys `<QUEUE_PREFIX>:{opauth}:<counter>` (throttleKey). */
 export class RedisOperatorStore implements OperatorStore {
   constructor(
     private readonly redis: Redis,
@@ -192,8 +199,8 @@ export class RedisOperatorStore implements OperatorStore {
     nowMs: number,
     limits: OperatorThrottleLimits,
   ): Promise<OperatorDecision> {
-    const names = [keys.address, keys.trust, ...(keys.user === null ? [] : [keys.user])].map(
-      (name) => `${this.prefix}:opauth:${name}`,
+    const names = [keys.address, keys.trust, ...(keys.user === null ? [] : [keys.user])].map((name) =>
+      throttleKey(this.prefix, name),
     );
     const [code, waitMs] = (await this.redis.eval(
       SIGN_IN_SCRIPT,

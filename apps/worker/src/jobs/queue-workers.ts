@@ -7,7 +7,14 @@ import {
 } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import { CLS_ID, ClsService } from 'nestjs-cls';
-import { HealthChecks, Metrics, ROOT_LOGGER, type JobOutcome, type RootLogger } from '@ppfile/infra';
+import {
+  closeConnection,
+  HealthChecks,
+  Metrics,
+  ROOT_LOGGER,
+  type JobOutcome,
+  type RootLogger,
+} from '@ppfile/infra';
 import { isDependencyDown, QUEUES, type QueueName } from '@ppfile/jobs';
 import { WORKER_CONFIG, type WorkerConfig } from '../config';
 import { JobHandlers } from './job-handlers';
@@ -70,6 +77,10 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
   /** Before any client is closed (InfraModule, onApplicationShutdown): the current jobs finish first. */
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all([...this.workers.values()].map((worker) => this.close(worker)));
+    // A Redis Cluster client given to the workers (worker-options.ts) is not BullMQ's to close.
+    await Promise.all(
+      [...new Set(Object.values(this.options).map((o) => o.connection))].map((c) => closeConnection(c)),
+    );
   }
 
   private async close(worker: Worker): Promise<void> {

@@ -1,5 +1,5 @@
 import type { WorkerOptions } from 'bullmq';
-import { redisOptions } from '@ppfile/infra';
+import { bullConnection, queueKeyPrefix } from '@ppfile/infra';
 import { MAX_STALLED_COUNT, QUEUE_NAMES, retryDelayMs, type QueueName } from '@ppfile/jobs';
 import type { WorkerConfig } from '../config';
 
@@ -15,9 +15,12 @@ export type QueueWorkerOptions = Readonly<Record<QueueName, WorkerOptions>>;
  * over up to MAX_STALLED_COUNT times.
  */
 export function queueWorkerOptions(config: WorkerConfig): QueueWorkerOptions {
+  // On a Redis Cluster one client for the process's workers (each duplicates it for its blocking
+  // reads), which QueueWorkers closes after them; on one Redis, options (each worker its clients).
+  const connection = bullConnection(config, 'worker');
   const of = (queue: QueueName): WorkerOptions => ({
-    connection: redisOptions(config.redisUrl, 'worker'),
-    prefix: config.queuePrefix,
+    connection,
+    prefix: queueKeyPrefix(config),
     concurrency: config.concurrency[queue],
     lockDuration: config.lockSeconds * 1000,
     stalledInterval: (config.lockSeconds * 1000) / 2,

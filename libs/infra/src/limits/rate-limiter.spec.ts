@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { RateLimiter } from './rate-limiter';
+import { counterKeys, RateLimiter } from './rate-limiter';
 
 /**
  * Against the machine's Redis (127.0.0.1:6379; PPFILE_TEST_REDIS_URL), under a prefix of this run:
@@ -24,6 +24,27 @@ async function burst(counter: string, limit: number, n: number): Promise<number>
   for (let i = 0; i < n; i++) if ((await limiter.hit([{ name: counter, limit }])).allowed) allowed++;
   return allowed;
 }
+
+describe('counterKeys: the counters of one check in one hash slot (Redis Cluster)', () => {
+  it('tags every key with the broadest counter, the last', () => {
+    expect(
+      counterKeys('bull:rl', [
+        { name: 'key:key_1', limit: 60 },
+        { name: 'org:org_1', limit: 60 },
+      ]),
+    ).toEqual(['bull:rl:{org:org_1}:key:key_1', 'bull:rl:{org:org_1}']);
+    expect(counterKeys('bull:rl', [{ name: 'ip:203.0.113.7', limit: 30 }])).toEqual([
+      'bull:rl:{ip:203.0.113.7}',
+    ]);
+  });
+
+  it("keeps an organization's counter one key whichever of its API keys is counted", () => {
+    const org = { name: 'org:org_1', limit: 60 };
+    expect(counterKeys('p', [{ name: 'key:a', limit: 60 }, org])[1]).toBe(
+      counterKeys('p', [{ name: 'key:b', limit: 60 }, org])[1],
+    );
+  });
+});
 
 describe('RateLimiter: per minute means any 60 seconds', () => {
   it('lets at most the limit through across a minute boundary (issue 19: 59 of 30 in 1.6 s with fixed windows)', async () => {
@@ -52,7 +73,15 @@ describe('RateLimiter: per minute means any 60 seconds', () => {
 
   it('counts a request under every counter only when all admit it, and reports the tighter', async () => {
     now = 5_000_000;
-    expect(await burst('key:c', 2, 2)).toBe(2);
+    for (let i = 0; i < 2; i++)
+      expect(
+        (
+          await limiter.hit([
+            { name: 'key:c', limit: 2 },
+            { name: 'org:c', limit: 10 },
+          ])
+        ).allowed,
+      ).toBe(true);
     // The organization has room, the key does not: refused, and the organization not charged.
     const r = await limiter.hit([
       { name: 'key:c', limit: 2 },
@@ -64,13 +93,14 @@ describe('RateLimiter: per minute means any 60 seconds', () => {
       { name: 'org:c', limit: 10 },
     ]);
     expect(other).toMatchObject({ allowed: true, limit: 5, remaining: 4 });
-    expect(await redis.zcard(`${prefix}:org:c`)).toBe(1);
+    // The key's two and the other key's one: not the refused request.
+    expect(await redis.zcard(`${prefix}:{org:c}`)).toBe(3);
   });
 
   it('never keeps more entries than the limit, and lets the keys expire', async () => {
     now = 9_000_000;
     await burst('ip:d', 5, 50);
-    expect(await redis.zcard(`${prefix}:ip:d`)).toBe(5);
-    expect(await redis.pttl(`${prefix}:ip:d`)).toBeGreaterThan(0);
+    expect(await redis.zcard(`${prefix}:{ip:d}`)).toBe(5);
+    expect(await redis.pttl(`${prefix}:{ip:d}`)).toBeGreaterThan(0);
   });
 });

@@ -43,7 +43,10 @@ return { allowed and 1 or 0, counts, oldest }
 `;
 
 export interface RateLimitCounter {
-  /** Counter name, e.g. "key:<id>" or "org:<id>" or "ip:<address>". */
+  /**
+   * Counter name, e.g. "key:<id>" or "org:<id>" or "ip:<address>". The counters of one check go from
+   * the narrowest to the broadest: the last one scopes the others (counterKeys).
+   */
   name: string;
   limit: number;
 }
@@ -57,6 +60,16 @@ export interface RateLimitResult {
   reset: number;
 }
 
+/**
+ * The Redis keys of one check's counters, in one hash slot (a Redis Cluster runs a script only on the
+ * keys of one slot): the last counter, the broadest (an organization, which every key of it shares),
+ * is the hash tag of them all — `<prefix>:{org:<id>}` and `<prefix>:{org:<id>}:key:<id>`.
+ */
+export function counterKeys(prefix: string, counters: readonly RateLimitCounter[]): string[] {
+  const scope = `${prefix}:{${counters[counters.length - 1]?.name ?? ''}}`;
+  return counters.map((c, i) => (i === counters.length - 1 ? scope : `${scope}:${c.name}`));
+}
+
 export class RateLimiter {
   constructor(
     private readonly redis: Redis,
@@ -66,7 +79,7 @@ export class RateLimiter {
 
   async hit(counters: readonly RateLimitCounter[]): Promise<RateLimitResult> {
     const nowMs = this.now();
-    const keys = counters.map((c) => `${this.prefix}:${c.name}`);
+    const keys = counterKeys(this.prefix, counters);
     // Unique within the millisecond: two requests at the same time are two entries.
     const member = `${nowMs}:${randomBytes(6).toString('base64url')}`;
     const [allowed, counts, oldest] = (await this.redis.eval(

@@ -130,7 +130,16 @@ end
 return 0
 `;
 
-/** Failures in Redis, shared by every gateway replica; keys `<prefix>:opauth:<counter>`. */
+/**
+ * The Redis key of a sign-in counter: `<prefix>:{opauth}:<counter>`. A throttle's counters (an
+ * address, a name, both) are not nested, so they share one hash tag: a Redis Cluster runs a script
+ * only on the keys of one slot (the failures are few).
+ */
+export function throttleKey(prefix: string, counter: string): string {
+  return `${prefix}:{opauth}:${counter}`;
+}
+
+/** Failures in Redis, shared by every gateway replica; keys throttleKey's. */
 export class RedisFailureStore implements FailureStore {
   constructor(
     private readonly redis: Redis,
@@ -143,7 +152,7 @@ export class RedisFailureStore implements FailureStore {
     nowMs: number,
     windowMs: number,
   ): Promise<number> {
-    const keys = counters.map((c) => `${this.prefix}:opauth:${c.name}`);
+    const keys = counters.map((c) => throttleKey(this.prefix, c.name));
     const args = [
       String(nowMs),
       String(windowMs),
