@@ -166,20 +166,24 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
-/** CPU seconds used so far by every process named `comm` (e.g. all PostgreSQL backends). */
-export function cpuSecondsOf(comm: string): number {
-  let total = 0;
+/** The processes named `comm` now (e.g. every PostgreSQL process). */
+export function pidsOf(comm: string): number[] {
+  const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm)
-        total += cpuSeconds(Number(entry));
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm) pids.push(Number(entry));
     } catch {
       // gone meanwhile
     }
   }
-  return total;
+  return pids;
+}
+
+/** CPU seconds used so far by every process named `comm` (e.g. all PostgreSQL backends). */
+export function cpuSecondsOf(comm: string): number {
+  return pidsOf(comm).reduce((total, pid) => total + cpuSeconds(pid), 0);
 }
 
 /**
