@@ -452,7 +452,11 @@ export class ScaleRun {
 
       // The apps.
       this.log('starting s3rver, 2 gateways, 2 generate workers, 2 validate workers');
-      const services = await benchServices('scale', { s3Process: true, detached: true });
+      const services = await benchServices('scale', {
+        s3Process: true,
+        detached: true,
+        onSpawn: (child) => this.apps.push({ name: 's3rver', role: 's3', child, died: false, jobs: {} }),
+      });
       this.closeServices = () => services.close();
       this.prefix = services.env.QUEUE_PREFIX!;
       const env: NodeJS.ProcessEnv = {
@@ -465,7 +469,9 @@ export class ScaleRun {
       };
       const ports = await Promise.all([freePort(), freePort()]);
       this.gateways = ports.map((p) => `http://127.0.0.1:${p}`);
-      await Promise.all([
+      // Every start settled before going on: a failed one ends the run, and the others, started or
+      // not yet, are already in `apps` for destroy() to stop.
+      const starts = await Promise.allSettled([
         ...ports.map((port, i) =>
           this.start(
             `gateway-${i + 1}`,
@@ -494,6 +500,8 @@ export class ScaleRun {
           ),
         ),
       ]);
+      const failed = starts.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
       const s3Pid = services.s3Pid!;
       this.log('started');
 
@@ -613,8 +621,16 @@ export class ScaleRun {
   ): Promise<void> {
     let partial = '';
     const app: App = { name, role, child: null as unknown as ChildProcess, died: false, jobs: {} };
-    const child = await startProcess(main, env, ready, [], {
+    await startProcess(main, env, ready, [], {
       detached: true,
+      // In `apps` from its spawn: destroy() stops an app that is still starting too.
+      onSpawn: (child) => {
+        app.child = child;
+        child.once('exit', () => {
+          if (!this.stopping) app.died = true;
+        });
+        this.apps.push(app);
+      },
       onOutput: (chunk) => {
         this.options.onOutput?.(chunk);
         // The job lines of a worker: which worker did what.
@@ -628,11 +644,6 @@ export class ScaleRun {
         }
       },
     });
-    app.child = child;
-    child.once('exit', () => {
-      if (!this.stopping) app.died = true;
-    });
-    this.apps.push(app);
   }
 
   /** Which key each client uses: one on the Starter organization, one the test key, the rest spread. */

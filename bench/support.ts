@@ -65,6 +65,8 @@ export interface StartOptions {
   detached?: boolean;
   /** Every chunk the process writes on stdout and stderr (a log audit); otherwise only the last 8 KB are kept. */
   onOutput?: (chunk: Buffer) => void;
+  /** The process as soon as it is spawned, before it is ready (to stop it whatever happens next). */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 /** Starts a built app and resolves once its output matches `ready`. */
@@ -81,6 +83,7 @@ export function startProcess(
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: options.detached === true,
     });
+    options.onSpawn?.(child);
     let out = '';
     let started = false;
     const timer = setTimeout(() => {
