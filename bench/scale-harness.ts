@@ -429,6 +429,8 @@ export class ScaleRun {
     const prisma = createPrismaClient(databaseUrl, { poolMax: 2 });
     const stores = createStores(prisma);
     const pg = new Client({ connectionString: databaseUrl });
+    // destroy() may drop the database under it (a stop in the middle of the run): not a crash.
+    pg.on('error', () => undefined);
     await pg.connect();
     try {
       const keys: Key[][] = [];

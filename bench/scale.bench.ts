@@ -11,15 +11,22 @@
  */
 import { ScaleRun, describeScale } from './scale-harness';
 
+/** Set by a stop (Ctrl-C, SIGTERM): the run is being torn down, and the process exits once it is. */
+let stopped = false;
+
 async function main(): Promise<number> {
   const run = new ScaleRun({
     seconds: Number(process.env.BENCH_SECONDS ?? 60),
     clients: Number(process.env.BENCH_CLIENTS ?? 12),
     log: (line) => console.error(`scale: ${line}`),
   });
-  // Ctrl-C or a stop: every process group the run started, its Redis keys and its database go too.
+  // Every process group the run started, its Redis keys and its database go too.
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
-    process.once(signal, () => void run.destroy().finally(() => process.exit(130)));
+    process.once(signal, () => {
+      stopped = true;
+      console.error(`scale: ${signal}, stopping what the run started`);
+      void run.destroy().finally(() => process.exit(130));
+    });
   const report = await run.run();
   for (const line of describeScale(report)) console.log(line);
   return report.ok ? 0 : 1;
@@ -28,6 +35,8 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (e: Error) => {
+    // A run torn down by a stop fails on its way out: the stop's exit follows.
+    if (stopped) return;
     console.error(`bench failed: ${e.stack ?? e.message}`);
     process.exit(1);
   },
