@@ -1,14 +1,20 @@
 /** What the benchmarks that run the built apps as processes share: paths, services, starting a process. */
 import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ROME_CODES, SIRET_A } from '@ppfile/rules/testing/fixtures';
 import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@ppfile/storage';
 
-const ROOT = path.resolve(__dirname, '../../..');
+/**
+ * The repository: three levels up from the built benchmarks (dist/cli/bench), one from their sources
+ * (bench/, as an e2e test imports them).
+ */
+export const ROOT = [path.resolve(__dirname, '../../..'), path.resolve(__dirname, '..')].find((dir) =>
+  existsSync(path.join(dir, 'bin/ppfile.js')),
+)!;
 export const GATEWAY = path.join(ROOT, 'dist/apps/gateway/apps/gateway/src/main.js');
 export const WORKER = path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js');
 export const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ppfile_bench';
@@ -21,11 +27,11 @@ export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
  */
 export async function benchServices(
   prefix: string,
-  options: { s3Process?: boolean } = {},
+  options: { s3Process?: boolean } & StartOptions = {},
 ): Promise<{ env: NodeJS.ProcessEnv; s3Pid: number | null; close(): Promise<void> }> {
   const s3dir = mkdtempSync(path.join(tmpdir(), `ppfile-${prefix}-s3-`));
   const s3 = options.s3Process
-    ? await startS3Process(s3dir)
+    ? await startS3Process(s3dir, options)
     : { ...(await startLocalS3({ directory: s3dir })), pid: null };
   return {
     s3Pid: s3.pid,
@@ -50,40 +56,89 @@ export async function benchServices(
   };
 }
 
+export interface StartOptions {
+  /**
+   * In a process group of its own (`detached`), stopped by signalling the group (stopProcess): what
+   * the app started (its threads' helpers, a shell) goes with it, and a benchmark or test that
+   * fails stops exactly what it started.
+   */
+  detached?: boolean;
+  /** Every chunk the process writes on stdout and stderr (a log audit); otherwise only the last 8 KB are kept. */
+  onOutput?: (chunk: Buffer) => void;
+  /** The process as soon as it is spawned, before it is ready (to stop it whatever happens next). */
+  onSpawn?: (child: ChildProcess) => void;
+}
+
 /** Starts a built app and resolves once its output matches `ready`. */
 export function startProcess(
   main: string,
   env: NodeJS.ProcessEnv,
   ready: RegExp,
   args: string[] = [],
+  options: StartOptions = {},
 ): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [main, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [main, ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: options.detached === true,
+    });
+    options.onSpawn?.(child);
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`${main} did not start: ${out.slice(-1000)}`)), 30_000);
+    let started = false;
+    const timer = setTimeout(() => {
+      reject(new Error(`${main} did not start: ${out.slice(-1000)}`));
+      void stopProcess(child, 'SIGKILL');
+    }, 30_000);
+    // Kept draining after the start (a full pipe would block the app), its tail only: a long run's
+    // logs are not held, nor searched again on every chunk.
     const on = (d: Buffer) => {
-      out += d.toString();
-      if (ready.test(out)) {
+      options.onOutput?.(d);
+      out = (out + d.toString()).slice(-8192);
+      if (!started && ready.test(out)) {
+        started = true;
         clearTimeout(timer);
         resolve(child);
       }
     };
     child.stdout.on('data', on);
     child.stderr.on('data', on);
-    child.on('exit', (code) => reject(new Error(`${main} exited ${code}: ${out.slice(-2000)}`)));
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${main} exited ${signal ?? code}: ${out.slice(-2000)}`));
+    });
   });
 }
 
-/** SIGTERM, then waits for the exit. */
-export async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+/**
+ * `signal` (SIGTERM by default), then waits for the exit: to its process group when it was started
+ * `detached`, to the process alone otherwise. Safe twice.
+ */
+export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
+  try {
+    if (isGroupLeader(child.pid)) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
+  }
   await exited;
+}
+
+/** Whether `pid` leads its own process group (spawned `detached`): /proc/<pid>/stat's field 5. */
+function isGroupLeader(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pid;
+  } catch {
+    return false;
+  }
 }
 
 async function startS3Process(
   directory: string,
+  options: StartOptions,
 ): Promise<{ endpoint: string; pid: number; close(): Promise<void> }> {
   const port = await new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -96,6 +151,7 @@ async function startS3Process(
     process.env,
     /S3RVER READY/,
     [String(port), directory],
+    options,
   );
   return { endpoint: `http://127.0.0.1:${port}`, pid: child.pid!, close: () => stopProcess(child) };
 }
@@ -134,20 +190,24 @@ export function backendCpuSince(before: Map<number, number>, after: Map<number, 
   return total;
 }
 
-/** CPU seconds used so far by every process named `comm` (e.g. all PostgreSQL backends). */
-export function cpuSecondsOf(comm: string): number {
-  let total = 0;
+/** The processes named `comm` now (e.g. every PostgreSQL process). */
+export function pidsOf(comm: string): number[] {
+  const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm)
-        total += cpuSeconds(Number(entry));
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm) pids.push(Number(entry));
     } catch {
       // gone meanwhile
     }
   }
-  return total;
+  return pids;
+}
+
+/** CPU seconds used so far by every process named `comm` (e.g. all PostgreSQL backends). */
+export function cpuSecondsOf(comm: string): number {
+  return pidsOf(comm).reduce((total, pid) => total + cpuSeconds(pid), 0);
 }
 
 /**

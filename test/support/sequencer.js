@@ -32,6 +32,7 @@ const SECONDS = {
   'test/security/http-fuzz.e2e-spec.ts': 52,
   'test/openapi.e2e-spec.ts': 52,
   'test/start.e2e-spec.ts': 49,
+  'test/scale.e2e-spec.ts': 40,
   'libs/refdata/src/import.spec.ts': 33,
   'test/worker-uploads.e2e-spec.ts': 33,
   'libs/rules/src/csv-validator.spec.ts': 31,
