@@ -5,7 +5,7 @@ import { REFERENCE_CODE_FORMATS, type ReferenceLists } from './references';
 import type { ColumnSpec, Condition, Declarant, KindTable, SpecVersion } from './format/types';
 import { formatFrDate, parseFrDate, type DayNumber } from './values/dates';
 import { filingDeadline } from './values/filing-deadline';
-import { hasValidNirKey, isProvisionalNir, nirProblem } from './values/nir';
+import { hasValidNirKey, isProvisionalNir, nirNumber, nirProblem } from './values/nir';
 import { hasValidSiretKey, isSiretFormat } from './values/siret';
 import { charLength, forbiddenCharacter, isHttpUrl, looksLikeFormula } from './values/text';
 
@@ -74,7 +74,8 @@ interface DeclarationState {
   invalid: boolean;
   trainingEnd: DayNumber | null;
   deadlineReported: boolean;
-  readonly nirs: Map<string, number>;
+  /** The row of each NIR (nirNumber) of the declaration. */
+  readonly nirs: Map<number, number>;
 }
 
 /**
@@ -259,8 +260,9 @@ export class RowChecker {
     const nirIndex = this.col.NIR;
     const nir = cells[nirIndex]!;
     if (nir.length === 13 && nirProblem(nir) === null) {
-      const first = decl.nirs.get(nir);
-      if (first === undefined) decl.nirs.set(this.keep(nir), row);
+      const key = nirNumber(nir);
+      const first = decl.nirs.get(key);
+      if (first === undefined) decl.nirs.set(key, row);
       else this.warning('DUPLICATE_HOLDER', row, nirIndex, loc, { first_row: first });
     }
 
@@ -526,18 +528,8 @@ function yesNo(value: string, emptyMeansNo: boolean): boolean | null {
 /**
  * A copy of a string that does not keep its parent alive. Cells of an uploaded CSV are slices of a
  * whole decoded chunk; a slice kept in a long-lived map (unique ids, NIRs, first rows) would pin
- * every chunk in memory. (V8 copies a slice shorter than 13 characters already.)
- *
- * The copy is made through UTF-8, which gives one flat string, of one byte a character when its
- * characters allow it. Concatenation then slicing, as before, made two objects (a slice of a new
- * string), of two bytes a character whenever the chunk held one character past Latin-1 (an em dash
- * in a training's name): 100,000 kept ids and NIRs of a 50,000-row file then grew V8's young
- * generation to its maximum, +16 MB of peak RSS for `ppfile validate` (docs/benchmarks.md, "The
- * command line's validate"). A string that UTF-8 cannot hold as it is (a lone surrogate: never
- * from decoded bytes, but this must not change a key) is copied as before.
+ * every chunk in memory. Concatenation then slicing yields a short string of its own.
  */
 function detach(value: string): string {
-  if (value.length < 13) return value;
-  const copy = Buffer.from(value, 'utf8').toString('utf8');
-  return copy === value ? copy : (' ' + value).slice(1);
+  return value.length < 13 ? value : (' ' + value).slice(1);
 }
