@@ -89,12 +89,15 @@ function prepare(): void {
   );
   writeFileSync(
     RSS_HOOK,
-    `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(RSS_FILE)}, String(process.resourceUsage().maxRSS)));\n`,
+    `process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(${JSON.stringify(RSS_FILE)}, JSON.stringify([u.maxRSS, (u.userCPUTime + u.systemCPUTime) / 1000])); });\n`,
   );
 }
 
 interface Run {
+  /** Wall time, start to exit, as the parent sees it. */
   ms: number;
+  /** User + system CPU time of the child: what a busy machine inflates least. */
+  cpuMs: number;
   mib: number;
   status: number | null;
   out: string;
@@ -108,7 +111,8 @@ function run(args: string[]): Run {
     maxBuffer: 1 << 24,
   });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  return { ms, mib: Number(readFileSync(RSS_FILE, 'utf8')) / 1024, status: child.status, out: child.stdout };
+  const [maxRss, cpuMs] = JSON.parse(readFileSync(RSS_FILE, 'utf8')) as [number, number];
+  return { ms, cpuMs, mib: maxRss / 1024, status: child.status, out: child.stdout };
 }
 
 function median(values: number[]): number {
@@ -139,24 +143,30 @@ function main(): void {
   console.log(
     `ppfile validate, whole process — Node ${process.version}, ${ROWS} rows, ${(size / 1e6).toFixed(1)} MB, ${RUNS} runs in turn`,
   );
+  const spread = (values: number[], digits = 0) =>
+    `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
   commands.forEach(([label], c) => {
     const r = runs[c]!;
-    const ms = r.map((x) => x.ms);
-    const mib = r.map((x) => x.mib);
     console.log(
-      `${label.padEnd(40)} median ${median(ms).toFixed(0).padStart(5)} ms (${Math.min(...ms).toFixed(0)}–${Math.max(...ms).toFixed(0)})` +
-        `  peak RSS ${median(mib).toFixed(1)} MiB (${Math.min(...mib).toFixed(1)}–${Math.max(...mib).toFixed(1)})` +
-        `  exit ${[...new Set(r.map((x) => x.status))].join(',')}`,
+      `${label.padEnd(40)} wall ${spread(r.map((x) => x.ms))} ms  cpu ${spread(r.map((x) => x.cpuMs))} ms` +
+        `  peak RSS ${spread(
+          r.map((x) => x.mib),
+          1,
+        )} MiB  exit ${[...new Set(r.map((x) => x.status))].join(',')}`,
     );
   });
   // Ratios pair by pair (run i of each), then their median and spread.
   const ratio = (c: number, base: number) => {
-    const rs = runs[c]!.map((x, i) => x.ms / runs[base]![i]!.ms);
-    return `${median(rs).toFixed(2)} × (${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)})`;
+    const of = (key: 'ms' | 'cpuMs') =>
+      spread(
+        runs[c]!.map((x, i) => x[key] / runs[base]![i]![key]),
+        2,
+      );
+    return `wall ${of('ms')} ×, cpu ${of('cpuMs')} ×`;
   };
-  console.log(`(b)/(a) ${ratio(2, 0)}; (b)/(a') ${ratio(2, 1)}; target ≤ 1.5 ×`);
+  console.log(`(b)/(a): ${ratio(2, 0)}; (b)/(a'): ${ratio(2, 1)}; target ≤ 1.5 ×`);
   if (old) {
-    console.log(`(b_old)/(a) ${ratio(3, 0)}; (b)/(b_old) ${ratio(2, 3)}`);
+    console.log(`(b_old)/(a): ${ratio(3, 0)}; (b)/(b_old): ${ratio(2, 3)}`);
     if (runs[2]![0]!.out !== runs[3]![0]!.out) console.log('the two builds PRINTED DIFFERENT ANSWERS');
   }
 }

@@ -114,7 +114,7 @@ async function lateReferenceError(error: unknown): Promise<UsageError | null> {
 
 /** A request the API would refuse (its error body, its status); anything else is unexpected. */
 async function reportFailure(error: unknown, output: Output, lang: Lang, json: boolean): Promise<number> {
-  const { reportRequestError } = await import('./commands/report');
+  const { reportRequestError } = await import('./commands/request-error');
   const status = reportRequestError(error, output, lang, json);
   if (status === undefined) throw error;
   return status;
