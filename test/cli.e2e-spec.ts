@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadReferenceLists, shippedReferenceDir } from '@ppfile/refdata';
@@ -1065,6 +1065,38 @@ describe('ppfile refdata import, then PPFILE_REFERENCE_DATA', () => {
         code: 'REFERENCE_NOT_VERIFIED',
       },
     ]);
+  });
+
+  it('reads a list file only when the file needs it: a broken rs.tsv changes nothing for a file without RS codes; one with an RS code exits 2 naming it', () => {
+    const dir = path.join(tmp, 'broken-rs-reference-data');
+    cpSync(path.join(shippedReferenceDir('2026-02'), '2026-02'), path.join(dir, '2026-02'), {
+      recursive: true,
+    });
+    const rsFile = path.join(dir, '2026-02', 'rs.tsv');
+    const lines = readFileSync(rsFile, 'utf8').split('\n');
+    lines[1] = 'not a code\tat all'; // still as many lines as the manifest says
+    writeFileSync(rsFile, lines.join('\n'));
+    const env = { PPFILE_REFERENCE_DATA: dir };
+
+    const shippedRun = ppfile([...validateArgs(CSV_FILE), '--json']);
+    const run = ppfile([...validateArgs(CSV_FILE), '--json'], env);
+    expect(shippedRun.status).toBe(0);
+    expect([run.status, run.err, run.out]).toEqual([0, '', shippedRun.out]);
+
+    const certifying = tmpFile(
+      'refdata/certifying.csv',
+      csvText(ADF_HEADER, [{ ...OF_ROW, FORMATION_CERTIFIANTE: 'OUI', CERTIFICATION_VISEE: 'RS5635' }]),
+    );
+    // With the shipped lists: an answer (exit 0 or 1), in which RS5635 is known.
+    const answered = ppfile([...validateArgs(certifying), '--json']);
+    expect(answered.status).toBeLessThan(2);
+    expect(answered.out).not.toMatch(/INVALID_RS_CODE|REFERENCE_NOT_VERIFIED/);
+    const refused = ppfile(validateArgs(certifying), env);
+    expect(refused.status).toBe(2);
+    expect(refused.out).toBe('');
+    expect(refused.err).toBe(
+      `ppfile validate: malformed rs reference list ${rsFile}, line 2: expected "code<TAB>label" with a code matching /^RS\\d{1,7}$/\n`,
+    );
   });
 
   it('a missing export or an unknown list → exit 2', () => {

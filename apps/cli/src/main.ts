@@ -71,6 +71,8 @@ export function run(
       return await runner({ values, positionals, output, env, lang });
     } catch (e) {
       if (e instanceof UsageError) return refuse(e.text(lang), false);
+      const late = await lateReferenceError(e);
+      if (late) return refuse(late.text(lang), false);
       return reportFailure(e, output, lang, values.json === true);
     }
   })();
@@ -100,9 +102,19 @@ function withoutLang(args: string[]): string[] {
   return kept;
 }
 
+/**
+ * A reference list read in the middle of a command (references.ts) that cannot be: the usage error
+ * it would have been had it been read first. Loads references.ts only for an error of that name.
+ */
+async function lateReferenceError(error: unknown): Promise<UsageError | null> {
+  if (!(error instanceof Error && error.name === 'ReferenceDataError')) return null;
+  const { referenceUsageError } = await import('./references');
+  return referenceUsageError(error);
+}
+
 /** A request the API would refuse (its error body, its status); anything else is unexpected. */
 async function reportFailure(error: unknown, output: Output, lang: Lang, json: boolean): Promise<number> {
-  const { reportRequestError } = await import('./commands/report');
+  const { reportRequestError } = await import('./commands/request-error');
   const status = reportRequestError(error, output, lang, json);
   if (status === undefined) throw error;
   return status;

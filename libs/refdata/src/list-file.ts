@@ -15,6 +15,47 @@ export function readListFile(
   return parseListFile(readListText(file, list), file, list, expectedCount);
 }
 
+/**
+ * The codes of a list file without its labels, for a validation (which only asks whether a code is
+ * in the list): the bytes are read as Latin-1 — a code is ASCII, and neither a tab nor a line feed
+ * can be part of a UTF-8 character — and the labels are never decoded nor kept. The file is held to
+ * readListFile's rules (the manifest's count, one well-formed code a line, no duplicate): a file
+ * that breaks one is parsed as readListFile parses it, so that it fails with the same error.
+ */
+export function readListCodes(file: string, list: ReferenceListName, expectedCount: number): Set<string> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'latin1');
+  } catch (err) {
+    throw new ReferenceDataError(`cannot read ${list} reference list ${file}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  const format = REFERENCE_CODE_FORMATS[list];
+  const codes = new Set<string>();
+  let lines = 0;
+  let wellFormed = true;
+  for (let start = 0; start < text.length; lines++) {
+    const nl = text.indexOf('\n', start);
+    const end = nl < 0 ? text.length : nl;
+    const tab = text.indexOf('\t', start);
+    if (tab < 0 || tab > end) {
+      wellFormed = false;
+      break;
+    }
+    const code = text.slice(start, tab);
+    if (!format.test(code)) {
+      wellFormed = false;
+      break;
+    }
+    codes.add(code);
+    start = end + 1;
+  }
+  if (wellFormed && lines === expectedCount && codes.size === lines) return codes;
+  // Not as an import writes it: the full parse finds the line and says what is wrong with it.
+  return new Set(parseListFile(readListText(file, list), file, list, expectedCount).keys());
+}
+
 export function readListText(file: string, list: ReferenceListName): string {
   try {
     return readFileSync(file, 'utf8');

@@ -1,6 +1,6 @@
 import type { ReferenceLists } from '@ppfile/rules/references';
 import { CURRENT_SPEC_VERSION, findSpec } from '@ppfile/rules/format';
-import { loadReferenceLists } from './load';
+import { loadReferenceLists, type LoadMode } from './load';
 import { shippedReferenceDir } from './shipped-dir';
 
 /**
@@ -10,12 +10,19 @@ import { shippedReferenceDir } from './shipped-dir';
 export class ReferenceDirectory {
   readonly dir: string;
 
-  constructor(dir: string | null) {
+  /**
+   * `mode`: `eager` for a server (every list read and checked when first asked, at boot), `lazy`
+   * for a command line run (each list read when the work first needs it; load.ts).
+   */
+  constructor(
+    dir: string | null,
+    private readonly mode: LoadMode = 'eager',
+  ) {
     this.dir = dir ?? shippedReferenceDir(CURRENT_SPEC_VERSION);
   }
 
   lists(specVersion: string): ReferenceLists {
-    return loadReferenceLists(this.dir, specVersion);
+    return loadReferenceLists(this.dir, specVersion, this.mode);
   }
 
   /**

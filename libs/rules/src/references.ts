@@ -21,6 +21,12 @@ export interface ReferenceList extends ReferenceListInfo {
   readonly name: ReferenceListName;
   /** code → label ('' when the source gives none). */
   readonly entries: ReadonlyMap<string, string>;
+  /**
+   * Whether the list holds `code`: what a validation asks, the only question it asks. A loader may
+   * answer it without `entries` (libs/refdata reads the codes of a list file, not its labels, and
+   * only when a file first asks about that list).
+   */
+  has(code: string): boolean;
 }
 
 export interface ReferenceLists {
@@ -42,7 +48,14 @@ export function createReferenceLists(
   const build = (name: ReferenceListName): ReferenceList => {
     const src = input[name];
     const entries = src.entries instanceof Map ? src.entries : new Map(src.entries);
-    return { name, source: src.source, version: src.version, complete: src.complete, entries };
+    return {
+      name,
+      source: src.source,
+      version: src.version,
+      complete: src.complete,
+      entries,
+      has: (code) => entries.has(code),
+    };
   };
   const nsf = build('nsf');
   const nsfGroups = new Set<string>();

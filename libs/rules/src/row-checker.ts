@@ -5,7 +5,7 @@ import { REFERENCE_CODE_FORMATS, type ReferenceLists } from './references';
 import type { ColumnSpec, Condition, Declarant, KindTable, SpecVersion } from './format/types';
 import { formatFrDate, parseFrDate, type DayNumber } from './values/dates';
 import { filingDeadline } from './values/filing-deadline';
-import { hasValidNirKey, isProvisionalNir, nirProblem } from './values/nir';
+import { hasValidNirKey, isProvisionalNir, nirNumber, nirProblem } from './values/nir';
 import { hasValidSiretKey, isSiretFormat } from './values/siret';
 import { charLength, forbiddenCharacter, isHttpUrl, looksLikeFormula } from './values/text';
 
@@ -74,7 +74,8 @@ interface DeclarationState {
   invalid: boolean;
   trainingEnd: DayNumber | null;
   deadlineReported: boolean;
-  readonly nirs: Map<string, number>;
+  /** The row of each NIR (nirNumber) of the declaration. */
+  readonly nirs: Map<number, number>;
 }
 
 /**
@@ -259,8 +260,9 @@ export class RowChecker {
     const nirIndex = this.col.NIR;
     const nir = cells[nirIndex]!;
     if (nir.length === 13 && nirProblem(nir) === null) {
-      const first = decl.nirs.get(nir);
-      if (first === undefined) decl.nirs.set(this.keep(nir), row);
+      const key = nirNumber(nir);
+      const first = decl.nirs.get(key);
+      if (first === undefined) decl.nirs.set(key, row);
       else this.warning('DUPLICATE_HOLDER', row, nirIndex, loc, { first_row: first });
     }
 
@@ -434,7 +436,7 @@ export class RowChecker {
         );
         continue;
       }
-      if (list.entries.has(part)) continue;
+      if (list.has(part)) continue;
       if (list.complete) {
         if (this.ctx.strictReferences) this.error(code, row, i, loc, { list: listName }, element);
         else this.warning(code, row, i, loc, { list: listName }, element);

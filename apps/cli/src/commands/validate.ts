@@ -11,7 +11,7 @@ import type { Invocation } from '../invocation';
 import { maxRowsOption, oneOf } from '../option-values';
 import { loadReferences } from '../references';
 import { say } from '../words';
-import { readInput } from './read-body';
+import { readInputReusing } from './read-body';
 import { issuesText, subject, todayOption } from './report';
 
 const PROGRESS_ROWS = 100_000;
@@ -51,7 +51,8 @@ export async function validateCommand({
   );
   const progress = new Progress(output, lang);
   try {
-    for await (const chunk of readInput(file)) {
+    // Each piece is written before the next is read: the validator keeps none of it.
+    for await (const chunk of readInputReusing(file)) {
       validator.write(chunk);
       progress.show(validator.linesRead);
     }

@@ -109,6 +109,16 @@ describe('parisDay', () => {
   ])('%s is %i in Paris', (iso, day) => {
     expect(parisDay(new Date(iso))).toBe(day);
   });
+
+  it('gives the time zone database’s day at every quarter hour of 2026 and 2027 (the hours before 22:00 UTC are read from UTC)', () => {
+    const paris = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }); // YYYY-MM-DD
+    const start = Date.UTC(2026, 0, 1);
+    for (let t = start; t < Date.UTC(2028, 0, 1); t += 15 * 60_000) {
+      const at = new Date(t);
+      const expected = Number(paris.format(at).replace(/-/g, ''));
+      if (parisDay(at) !== expected) throw new Error(`${at.toISOString()}: ${parisDay(at)}, not ${expected}`);
+    }
+  });
 });
 
 describe('date shapes (the shape only; the checker judges the day)', () => {

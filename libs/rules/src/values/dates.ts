@@ -106,10 +106,22 @@ export function formatIsoDate(day: DayNumber): string {
 
 /** Today's date in Europe/Paris: the portal compares training dates to the filing day there. */
 export function parisDay(now: Date = new Date()): DayNumber {
+  // Paris is UTC+1 or UTC+2 (and never was outside 0 to +2): before 22:00 UTC the day there is the
+  // day in UTC, known without the time zone database, whose formatter costs a command line run
+  // ~30 ms and ~9 MB to build (docs/benchmarks.md, "The command line's validate").
+  if (now.getUTCHours() < 22) {
+    return now.getUTCFullYear() * 10000 + (now.getUTCMonth() + 1) * 100 + now.getUTCDate();
+  }
   // The day changes at most once a minute: formatting dates in a time zone is costly per request.
   const minute = Math.floor(now.getTime() / 60_000);
   if (minute === lastMinute) return lastDay;
-  const parts = PARIS_FORMAT.formatToParts(now);
+  parisFormat ??= new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Paris',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  });
+  const parts = parisFormat.formatToParts(now);
   const get = (t: string): number => Number(parts.find((p) => p.type === t)!.value);
   lastDay = get('year') * 10000 + get('month') * 100 + get('day');
   lastMinute = minute;
@@ -117,12 +129,8 @@ export function parisDay(now: Date = new Date()): DayNumber {
 }
 let lastMinute = NaN;
 let lastDay = 0;
-const PARIS_FORMAT = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/Paris',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
+/** Built when first needed (22:00–24:00 UTC). */
+let parisFormat: Intl.DateTimeFormat | undefined;
 
 function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);

@@ -1,5 +1,5 @@
 import { NIR_A, NIR_A_KEY, NIR_B, NIR_B_KEY, NIR_CORSICA, NIR_CORSICA_KEY } from '../testing/fixtures';
-import { hasValidNirKey, isProvisionalNir, nirKey, nirProblem } from './nir';
+import { hasValidNirKey, isProvisionalNir, nirKey, nirNumber, nirProblem } from './nir';
 
 /** sex(1) year(2) month(2) département(2) commune(3) order(3), defaults from NIR_A (2 55 08 14 168 025). */
 function nir(
@@ -119,5 +119,33 @@ describe('isProvisionalNir', () => {
     ['8', true],
   ])('sex digit %s → %s', (sex, provisional) => {
     expect(isProvisionalNir(nir({ sex }))).toBe(provisional);
+  });
+});
+
+describe('nirNumber (how a declaration keeps its NIRs to find a holder twice)', () => {
+  it('is one number for one NIR: Corsica’s 2A and 2B differ from each other and from 20, 21, 22', () => {
+    const nirs = ['1801220012345', '1801221012345', '1801222012345', '180122A012345', '180122B012345'];
+    for (const nir of nirs) expect(nirProblem(nir)).toBeNull();
+    expect(new Set(nirs.map(nirNumber)).size).toBe(nirs.length);
+    expect(nirNumber(NIR_CORSICA)).not.toBe(nirNumber(NIR_CORSICA.replace('2B', '2A')));
+  });
+
+  it('is exact: the NIR can be read back from it', () => {
+    const back = (n: number): string => {
+      const letter = n % 3;
+      const digits = String((n - letter) / 3).padStart(13, '0');
+      return letter === 0 ? digits : `${digits.slice(0, 6)}${letter === 1 ? 'A' : 'B'}${digits.slice(7)}`;
+    };
+    for (const nir of [NIR_A, NIR_B, NIR_CORSICA, '180122A012345', '2991299999999', '1000101000001'])
+      expect(back(nirNumber(nir))).toBe(nir);
+    // Every department of a NIR, 2A and 2B included, over random valid NIRs.
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 48271) % 2147483647), seed % n);
+    for (let i = 0; i < 20_000; i++) {
+      const dept = random(100) === 0 ? (random(2) ? '2A' : '2B') : String(1 + random(99)).padStart(2, '0');
+      const nir = `${1 + random(2)}${String(random(100)).padStart(2, '0')}${String(1 + random(12)).padStart(2, '0')}${dept}${String(random(1000)).padStart(3, '0')}${String(1 + random(999)).padStart(3, '0')}`;
+      if (nirProblem(nir) !== null) continue;
+      expect(back(nirNumber(nir))).toBe(nir);
+    }
   });
 });
