@@ -9,9 +9,11 @@
 #   docker run ppfile:local migrate                 # applies prisma/migrations to DATABASE_URL, then exits
 #   docker run ppfile:local admin org create ...    # anything else is `ppfile ...` (API.md §11, §12)
 #
-# Node 20 reached its end of life in April 2026, so the image runs the 22 LTS line (package.json asks
-# for >= 20.11); the base is Debian's slim variant, whose apt provides tini.
-ARG NODE_IMAGE=node:22-bookworm-slim
+# NODE_IMAGE is the base of every stage: the Node.js line production runs is the one line CI runs the
+# whole test suite on (.ci/run NODE_PRODUCTION, docs/decisions.md "Node.js lines"), 24 LTS, supported
+# until April 2028. The base is Debian's slim variant, whose apt provides tini. To build on another
+# line: `docker build --build-arg NODE_IMAGE=node:26-bookworm-slim .` (not tested by CI).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- build: every dependency, the Prisma client, the compiled apps ------------------------------
 FROM ${NODE_IMAGE} AS build

@@ -448,6 +448,16 @@ function dockerStages(text: string): Stage[] {
   return stages;
 }
 
+/**
+ * The major version of the Node.js line production runs: .ci/run's NODE_PRODUCTION, the node CI runs
+ * the whole suite with (docs/decisions.md, "Node.js lines").
+ */
+function productionNodeLine(): number {
+  const version = /^NODE_PRODUCTION=(\d+)\.\d+\.\d+$/m.exec(read('.ci/run'));
+  if (!version) throw new Error('.ci/run sets no NODE_PRODUCTION=<major>.<minor>.<patch>');
+  return Number(version[1]);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // PromQL
 
@@ -561,6 +571,8 @@ describe.each(['k8s', 'k8s/base', 'k8s/overlays/example'])('kubectl kustomize %s
     }
     expect(images.size).toBe(1);
     expect([...images][0]).toMatch(/^[^:\s]+(:[\w.-]+)?$/);
+    // ppfile's image, built from ../Dockerfile (so on its NODE_IMAGE), never a node:… image of its own.
+    expect([...images][0]!.split(':')[0]!.split('/').at(-1)).toBe('ppfile');
   });
 
   it('gives every container resource requests and limits, and runs it unprivileged on a read-only root', () => {
@@ -1118,6 +1130,21 @@ describe('Dockerfile', () => {
     expect(ignored).toEqual(
       expect.arrayContaining(['**/node_modules', 'dist', '.git', '.env', '.ppfile', 'libs/db/src/generated']),
     );
+  });
+
+  it("builds every stage on NODE_IMAGE, by default an official slim image of production's Node.js line", () => {
+    // The one Node.js line of production (docs/decisions.md, "Node.js lines"): .ci/run runs the whole
+    // suite on it, package.json's engines admits it; compose and k8s run this image (their own tests).
+    expect(stages.map((s) => s.base)).toEqual(stages.map(() => '${NODE_IMAGE}'));
+    const arg = /^ARG NODE_IMAGE=(\S+)$/m.exec(read('Dockerfile'));
+    expect(arg?.[1]).toMatch(/^node:\d+-[a-z]+-slim$/);
+    expect(Number(/^node:(\d+)-/.exec(arg![1]!)![1])).toBe(productionNodeLine());
+  });
+
+  it("is a line package.json's engines admits", () => {
+    const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
+    const ranges = engines.split('||').map((r) => r.trim());
+    expect(ranges).toContain(`^${productionNodeLine()}`);
   });
 });
 
