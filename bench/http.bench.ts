@@ -9,15 +9,22 @@
  * Targets: (2) ≥ 40 % of (1)'s requests/s, p99 ≤ 30 ms.
  *
  * Needs PostgreSQL and Redis (as for the tests) and a built gateway: npm run bench:http
+ *
+ * BENCH_CPU_PROF=DIR runs the gateway with --cpu-prof, its .cpuprofile written to DIR when the
+ * benchmark stops it (summed per function and per package by bench/profile-summary.ts).
+ * BENCH_GATEWAY=PATH runs another build's gateway main.js (e.g. a copy of the previous dist/, to
+ * pair runs of the old and the new build with the same client).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { createPrismaClient, createStores, migrate } from '@ppfile/db';
 import { validBody } from '@ppfile/rules/testing/fixtures';
+import * as path from 'node:path';
 import { benchServices, DB_URL, GATEWAY } from './support';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 
 /** The bare Nest app, run as a child: `node http.bench.js bare PORT`. */
 async function bareServer(port: number): Promise<void> {
@@ -98,8 +105,16 @@ async function main(): Promise<void> {
 
   const services = await benchServices('http');
   // The plans' per-minute limits would stop a load test within a second; the limiter still runs.
+  const profile = CPU_PROF
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${path.resolve(CPU_PROF)}`,
+        '--require',
+        path.join(__dirname, 'cpu-prof-exit.js'),
+      ]
+    : [];
   const gateway = await startChild(
-    [GATEWAY],
+    [...profile, process.env.BENCH_GATEWAY ?? GATEWAY],
     { ...services.env, PORT: '3811', RATE_LIMIT_SCALE: '100000' },
     'gateway listening',
   );
@@ -129,7 +144,12 @@ async function main(): Promise<void> {
         (bad ? `; WARNING: ${bad} failed requests` : ''),
     );
   } finally {
+    const exited = new Promise((resolve) => gateway.once('exit', resolve));
     gateway.kill('SIGTERM');
+    if (CPU_PROF) {
+      await exited;
+      console.log(`gateway CPU profile written to ${path.resolve(CPU_PROF)}`);
+    }
     bare.kill('SIGTERM');
     await services.close();
   }
