@@ -6,7 +6,7 @@
  *       (request id, API-key lookup in PostgreSQL, per-key and per-organization limits in Redis,
  *       body parsing, the rules).
  * Each server runs in its own process. Prints requests/s and p99 latency of both.
- * Targets: (2) ≥ 40 % of (1)'s requests/s, p99 ≤ 30 ms.
+ * Targets (issue 35): (2) ≥ 60 % of (1)'s requests/s, p99 ≤ 25 ms.
  *
  * Needs PostgreSQL and Redis (as for the tests) and a built gateway: npm run bench:http
  *
@@ -16,6 +16,7 @@
  * pair runs of the old and the new build with the same client).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 import { createPrismaClient, createStores, migrate } from '@ppfile/db';
 import { validBody } from '@ppfile/rules/testing/fixtures';
@@ -44,6 +45,16 @@ async function bareServer(port: number): Promise<void> {
   const app = await NestFactory.create(BareModule, { logger: false });
   await app.listen(port, '127.0.0.1');
   process.send?.('ready');
+}
+
+/** A port free now (other benchmarks and tests on this machine take fixed ones). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 function startChild(args: string[], env: NodeJS.ProcessEnv, readyText: string | null): Promise<ChildProcess> {
@@ -130,19 +141,21 @@ async function main(): Promise<void> {
         path.join(__dirname, 'cpu-prof-exit.js'),
       ]
     : [];
+  const gatewayPort = await freePort();
   const gateway = await startChild(
     [...profile, process.env.BENCH_GATEWAY ?? GATEWAY],
-    { ...services.env, PORT: '3811', RATE_LIMIT_SCALE: '100000' },
+    { ...services.env, PORT: String(gatewayPort), RATE_LIMIT_SCALE: '100000' },
     'gateway listening',
   );
-  const bare = await startChild([__filename, 'bare', '3812'], process.env, null);
+  const barePort = await freePort();
+  const bare = await startChild([__filename, 'bare', String(barePort)], process.env, null);
 
   const body = JSON.stringify(benchBody());
   const json = { 'content-type': 'application/json' };
   try {
-    const b = await load('http://127.0.0.1:3812/bare', json, body, bare);
+    const b = await load(`http://127.0.0.1:${barePort}/bare`, json, body, bare);
     const g = await load(
-      'http://127.0.0.1:3811/v1/declarations/validate',
+      `http://127.0.0.1:${gatewayPort}/v1/declarations/validate`,
       { ...json, authorization: `Bearer ${key}` },
       body,
       gateway,
@@ -157,8 +170,8 @@ async function main(): Promise<void> {
     console.log(line('(1) bare Nest endpoint (express, JSON body)', b));
     console.log(line('(2) POST /v1/declarations/validate (whole gateway)', g));
     console.log(
-      `targets: (2)/(1) = ${(ratio * 100).toFixed(0)} % (≥ 40 %) ${ratio >= 0.4 ? 'met' : 'MISSED'}; ` +
-        `(2) p99 ${g.latency.p99} ms (≤ 30) ${g.latency.p99 <= 30 ? 'met' : 'MISSED'}` +
+      `targets: (2)/(1) = ${(ratio * 100).toFixed(0)} % (≥ 60 %) ${ratio >= 0.6 ? 'met' : 'MISSED'}; ` +
+        `(2) p99 ${g.latency.p99} ms (≤ 25) ${g.latency.p99 <= 25 ? 'met' : 'MISSED'}` +
         (bad ? `; WARNING: ${bad} failed requests` : ''),
     );
     console.log(
@@ -166,13 +179,12 @@ async function main(): Promise<void> {
         '(the ratio of requests/s when each server has a core of its own)',
     );
   } finally {
-    const exited = new Promise((resolve) => gateway.once('exit', resolve));
+    // Waited for: a gateway still draining would hold the port of the next run (runs are paired).
+    const exited = [gateway, bare].map((child) => new Promise((resolve) => child.once('exit', resolve)));
     gateway.kill('SIGTERM');
-    if (CPU_PROF) {
-      await exited;
-      console.log(`gateway CPU profile written to ${path.resolve(CPU_PROF)}`);
-    }
     bare.kill('SIGTERM');
+    await Promise.all(exited);
+    if (CPU_PROF) console.log(`gateway CPU profile written to ${path.resolve(CPU_PROF)}`);
     await services.close();
   }
 }
