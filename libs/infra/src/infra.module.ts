@@ -74,11 +74,14 @@ class InfraShutdown implements OnApplicationShutdown {
     @Inject(JobQueue) private readonly queue: JobQueue,
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
     @Inject(Redis) private readonly redis: Redis,
+    @Inject(ROOT_LOGGER) private readonly logger: RootLogger,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.queue.close();
     await Promise.allSettled([this.prisma.$disconnect(), this.redis.quit()]);
+    // The lines kept by the gateway's InfoLineBatcher: Nest then kills the process with its signal.
+    this.logger.flush();
   }
 }
 

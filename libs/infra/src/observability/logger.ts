@@ -88,7 +88,8 @@ const BATCHED_LEVELS = ['{"level":"info"', '{"level":"debug"', '{"level":"trace"
  * debug and trace are kept at most `maxDelayMs` or `maxBytes`, then written together, still
  * synchronously; a warn, error or fatal line first writes what is kept, then itself, at once, so
  * lines keep their order and a crash loses no warning or error — at most the last `maxDelayMs` of
- * access lines, and only when the process is killed (what is kept is written at exit).
+ * access lines, and only when the process is killed (what is kept is written at exit, and at the
+ * end of Nest's shutdown: InfraShutdown).
  */
 export class InfoLineBatcher implements DestinationStream {
   private pending = '';
@@ -99,22 +100,29 @@ export class InfoLineBatcher implements DestinationStream {
     private readonly maxDelayMs = 100,
     private readonly maxBytes = 16 * 1024,
   ) {
-    process.once('exit', () => this.flush());
+    // Nest ends its shutdown by killing its own process with the signal: no 'exit' then, hence also
+    // InfraShutdown's flush.
+    process.once('exit', () => this.writeKept());
   }
 
   write(line: string): void {
     if (!BATCHED_LEVELS.some((start) => line.startsWith(start))) {
-      this.flush();
+      this.writeKept();
       this.out.write(line);
       return;
     }
     this.pending += line;
-    if (this.pending.length >= this.maxBytes) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), this.maxDelayMs).unref();
+    if (this.pending.length >= this.maxBytes) this.writeKept();
+    else this.timer ??= setTimeout(() => this.writeKept(), this.maxDelayMs).unref();
   }
 
-  /** Writes what is kept now. */
-  flush(): void {
+  /** Writes what is kept now (pino's `logger.flush(cb)` calls it: InfraShutdown does, last). */
+  flush(done?: () => void): void {
+    this.writeKept();
+    done?.();
+  }
+
+  private writeKept(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
