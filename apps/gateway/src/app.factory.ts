@@ -34,6 +34,8 @@ export async function createGatewayApp(
     app: 'gateway',
     level: config.logLevel,
     destination: overrides.logDestination,
+    // An access line a request: written together (InfoLineBatcher), warnings and errors at once.
+    batchInfoLines: true,
   });
   // Nest logs through pino from its first line, and a failure while building the module graph is
   // thrown to main.ts (abortOnError: false), which writes it as one JSON line: never coloured text.

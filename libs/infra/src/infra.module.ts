@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import type { ConnectionOptions, Queue } from 'bullmq';
-import { ClsModule, ClsService } from 'nestjs-cls';
+import { ClsModule, ClsService, ClsServiceManager } from 'nestjs-cls';
 import { Redis } from 'ioredis';
 import type { ServicesConfig } from '@ppfile/config';
 import {
@@ -30,7 +30,6 @@ import {
 import { FileLifecycle, FileProduction, PayloadCipher, type QueueName } from '@ppfile/jobs';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { CURRENT_SPEC_VERSION } from '@ppfile/rules';
-import { newRequestId } from '@ppfile/contract';
 import { ObjectStorage } from '@ppfile/storage';
 import { Clock, SystemClock } from './clock';
 import { HealthChecks } from './health';
@@ -78,6 +77,7 @@ class InfraShutdown implements OnApplicationShutdown {
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
     @Inject(Redis) private readonly redis: Redis,
     @Inject(QUEUE_CONNECTION) private readonly queueConnection: ConnectionOptions,
+    @Inject(ROOT_LOGGER) private readonly logger: RootLogger,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -87,6 +87,8 @@ class InfraShutdown implements OnApplicationShutdown {
       this.redis.quit(),
       closeConnection(this.queueConnection),
     ]);
+    // The lines kept by the gateway's InfoLineBatcher: Nest then kills the process with its signal.
+    this.logger.flush();
   }
 }
 
@@ -232,6 +234,9 @@ export class InfraModule {
         inject: [Metrics, JobQueue, STORES, HealthChecks],
       },
       InfraShutdown,
+      ...(options.requestIds === 'http'
+        ? [{ provide: ClsService, useValue: ClsServiceManager.getClsService() }]
+        : []),
     ];
     return {
       module: InfraModule,
@@ -239,18 +244,12 @@ export class InfraModule {
       // The queues this process uses (`queues`, of libs/jobs QUEUES) on the configuration's Redis and
       // QUEUE_PREFIX; @nestjs/bullmq builds each once.
       imports: [
-        ClsModule.forRoot({
-          global: true,
-          // The gateway's request-id middleware (app.use, ahead of Nest's routing) has named it.
-          middleware:
-            options.requestIds === 'http'
-              ? {
-                  mount: true,
-                  generateId: true,
-                  idGenerator: (req: { requestId?: string }) => req.requestId ?? newRequestId(),
-                }
-              : undefined,
-        }),
+        // A worker's jobs run in nestjs-cls contexts (QueueWorkers). The gateway does not import
+        // ClsModule: it would add a global guard and a global interceptor to every route (no-ops
+        // here, but an interceptor puts each request through rxjs and AsyncResource.bind: 4 % of
+        // the gateway's CPU under bench:http, issue 35); its request-id middleware opens the
+        // context itself (runWithRequestId), on the same process-wide ClsService.
+        ...(options.requestIds === 'http' ? [] : [ClsModule.forRoot({ global: true })]),
         BullModule.forRootAsync({
           useFactory: () => ({
             connection: queueConnection,

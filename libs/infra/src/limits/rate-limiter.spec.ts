@@ -103,4 +103,39 @@ describe('RateLimiter: per minute means any 60 seconds', () => {
     expect(await redis.zcard(`${prefix}:{ip:d}`)).toBe(5);
     expect(await redis.pttl(`${prefix}:{ip:d}`)).toBeGreaterThan(0);
   });
+
+  it('sends the script by its hash, whole only when Redis does not know it: one round trip a request', async () => {
+    const calls: string[] = [];
+    let forget = true;
+    const counting = new Proxy(redis, {
+      get(target, prop, receiver) {
+        if (prop === 'evalsha')
+          return async (...a: Parameters<Redis['evalsha']>) => {
+            calls.push('evalsha');
+            if (forget) {
+              forget = false;
+              throw new Error('NOSCRIPT No matching script. Please use EVAL.');
+            }
+            return target.evalsha(...a);
+          };
+        if (prop === 'eval')
+          return (...a: Parameters<Redis['eval']>) => {
+            calls.push('eval');
+            return target.eval(...a);
+          };
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    const l = new RateLimiter(counting, () => now, prefix);
+    now = 5_000_000;
+    expect(await l.hit([{ name: 'key:sha', limit: 2 }])).toMatchObject({ allowed: true, remaining: 1 });
+    expect(calls).toEqual(['evalsha', 'eval']);
+    calls.length = 0;
+    const both = await l.hit([
+      { name: 'key:sha', limit: 2 },
+      { name: 'org:sha', limit: 5 },
+    ]);
+    expect(both).toMatchObject({ allowed: true, limit: 2, remaining: 0 });
+    expect(calls).toEqual(['evalsha']);
+  });
 });
