@@ -123,6 +123,11 @@ export interface ScaleOptions {
   log?: (line: string) => void;
   /** Seed of the clients' choices. */
   seed?: number;
+  /**
+   * Each app's DATABASE_POOL_MAX (their defaults otherwise: 10 a gateway, 4 a worker). The CI run
+   * shares PostgreSQL's 100 connections with the other test files running beside it.
+   */
+  poolMax?: number;
 }
 
 export interface OperationFigures {
@@ -468,6 +473,7 @@ export class ScaleRun {
         GENERATE_QUEUE_THRESHOLD_ROWS: String(GENERATE_QUEUE_THRESHOLD_ROWS),
         VALIDATE_QUEUE_THRESHOLD_BYTES: String(VALIDATE_QUEUE_THRESHOLD_BYTES),
         SHUTDOWN_GRACE_SECONDS: '10',
+        ...(this.options.poolMax ? { DATABASE_POOL_MAX: String(this.options.poolMax) } : {}),
       };
       const ports = await Promise.all([freePort(), freePort()]);
       this.gateways = ports.map((p) => `http://127.0.0.1:${p}`);
