@@ -24,6 +24,7 @@ export async function startLocalS3(opts: {
   const S3rver = require('s3rver') as new (options: object) => {
     run(): Promise<unknown>;
     close(): Promise<void>;
+    httpServer?: { closeAllConnections?: () => void };
   };
   const server = new S3rver({
     address: opts.address ?? '127.0.0.1',
@@ -35,6 +36,12 @@ export async function startLocalS3(opts: {
   const address = (await server.run()) as AddressInfo;
   return {
     endpoint: `http://${address.address}:${address.port}`,
-    close: () => server.close(),
+    // Its kept-alive connections closed too: a client that asks every second (a worker's readiness
+    // check) keeps its connection busy, and `close()` alone would wait for it for ever.
+    close: async () => {
+      const closing = server.close();
+      server.httpServer?.closeAllConnections?.();
+      await closing;
+    },
   };
 }
