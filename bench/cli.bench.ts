@@ -19,11 +19,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { generateFile } from '@ppfile/rules';
-import { FORMACODES, NSF_CODES, ROME_CODES, SIRET_A, testReferences } from '@ppfile/rules/testing/fixtures';
-import { nirKey } from '@ppfile/rules/values/nir';
+import { testReferences } from '@ppfile/rules/testing/fixtures';
+import { largeAdfBody } from './bodies';
 
 const ROWS = 50_000;
-const PER_DECLARATION = 500;
 const TODAY = 20261122;
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const ROOT = path.resolve(__dirname, '../../..');
@@ -35,47 +34,12 @@ const RSS_HOOK = path.join(OUT, 'cli-report-rss.js');
 const RSS_FILE = path.join(OUT, 'cli-rss.txt');
 const VALIDATE_ARGS = ['validate', CSV_FILE, '--type', 'adf', '--declarant', 'training_organization'];
 
-/** The rules benchmark's body (bench/rules.bench.ts), with 3 to 6 ROME codes: those the shipped list holds. */
-function buildBody(): Record<string, unknown> {
-  const declarations = [];
-  let n = 0;
-  for (let d = 0; d < ROWS / PER_DECLARATION; d++) {
-    const holders = [];
-    for (let h = 0; h < PER_DECLARATION; h++, n++) {
-      const nir13 = `${1 + (n % 2)}${String(60 + (n % 40)).padStart(2, '0')}${String(1 + (n % 12)).padStart(2, '0')}75${String(100 + (n % 800)).padStart(3, '0')}${String(1 + (n % 998)).padStart(3, '0')}`;
-      holders.push({
-        unique_id: `S2026-${String(d).padStart(4, '0')}-E${String(n).padStart(6, '0')}`,
-        nir: n % 10 === 0 ? `${nir13}${nirKey(nir13)}` : nir13,
-        birth_name: `NOM-${n % 997}`,
-        employer_siret: SIRET_A,
-        employer_reference: `CLIENT-${String(n % 3000).padStart(5, '0')}`,
-        validity_start: '2026-09-15',
-        validity_end: '15/09/2028',
-      });
-    }
-    declarations.push({
-      id: `SESSION-2026-${String(d).padStart(4, '0')}`,
-      reference: `Session SST groupe ${d}`,
-      transferable_skills: ROME_CODES.slice(0, 3 + (d % 4)),
-      training: {
-        name: `Sauveteur secouriste du travail — session ${d}`,
-        start_date: '2026-09-14',
-        end_date: '2026-09-15',
-        delivery_mode: 'PRESENTIEL',
-        trainer_qualification: 'FORMATEUR_D_ADULTES_FORMATION_SPECIALISEE',
-        certifying: false,
-        formacodes: FORMACODES.slice(0, 1 + (d % 5)),
-        nsf_codes: NSF_CODES.slice(1, 2 + (d % 3)),
-      },
-      holders,
-    });
-  }
-  return { type: 'adf', declarant: 'training_organization', declarations };
-}
-
 function prepare(): void {
   mkdirSync(OUT, { recursive: true });
-  writeFileSync(CSV_FILE, generateFile(buildBody(), { refs: testReferences(), today: TODAY }).content);
+  writeFileSync(
+    CSV_FILE,
+    generateFile(largeAdfBody(ROWS, 4), { refs: testReferences(), today: TODAY }).content,
+  );
   writeFileSync(
     BARE_LINES,
     `const lines = require('fs').readFileSync(process.argv[2], 'utf8').split('\\r\\n');\n` +

@@ -15,11 +15,10 @@ import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync }
 import * as path from 'node:path';
 import { parse as csvParse } from 'csv-parse/sync';
 import { createCsvValidator, generateFile, validateCsv } from '@ppfile/rules';
-import { FORMACODES, NSF_CODES, ROME_CODES, SIRET_A, testReferences } from '@ppfile/rules/testing/fixtures';
-import { nirKey } from '@ppfile/rules/values/nir';
+import { testReferences } from '@ppfile/rules/testing/fixtures';
+import { largeAdfBody } from './bodies';
 
 const ROWS = 50_000;
-const PER_DECLARATION = 500;
 const TODAY = 20261122;
 const OUT = path.resolve(__dirname, '../../bench/out');
 const CSV_FILE = path.join(OUT, 'bench-adf-of-50000.csv');
@@ -35,47 +34,9 @@ interface Measure {
   note: string;
 }
 
-/** A realistic body: 100 declarations of 500 holders, long-ish texts so the file weighs ~15 MB. */
-function buildBody(): Record<string, unknown> {
-  const declarations = [];
-  let n = 0;
-  for (let d = 0; d < ROWS / PER_DECLARATION; d++) {
-    const holders = [];
-    for (let h = 0; h < PER_DECLARATION; h++, n++) {
-      const nir13 = `${1 + (n % 2)}${String(60 + (n % 40)).padStart(2, '0')}${String(1 + (n % 12)).padStart(2, '0')}75${String(100 + (n % 800)).padStart(3, '0')}${String(1 + (n % 998)).padStart(3, '0')}`;
-      holders.push({
-        unique_id: `S2026-${String(d).padStart(4, '0')}-E${String(n).padStart(6, '0')}`,
-        nir: n % 10 === 0 ? `${nir13}${nirKey(nir13)}` : nir13,
-        birth_name: `NOM-${n % 997}`,
-        employer_siret: SIRET_A,
-        employer_reference: `CLIENT-${String(n % 3000).padStart(5, '0')}`,
-        validity_start: '2026-09-15',
-        validity_end: '15/09/2028',
-      });
-    }
-    declarations.push({
-      id: `SESSION-2026-${String(d).padStart(4, '0')}`,
-      reference: `Session SST groupe ${d}`,
-      transferable_skills: ROME_CODES.slice(0, 3 + (d % 8)),
-      training: {
-        name: `Sauveteur secouriste du travail — session ${d}`,
-        start_date: '2026-09-14',
-        end_date: '2026-09-15',
-        delivery_mode: 'PRESENTIEL',
-        trainer_qualification: 'FORMATEUR_D_ADULTES_FORMATION_SPECIALISEE',
-        certifying: false,
-        formacodes: FORMACODES.slice(0, 1 + (d % 5)),
-        nsf_codes: NSF_CODES.slice(1, 2 + (d % 3)),
-      },
-      holders,
-    });
-  }
-  return { type: 'adf', declarant: 'training_organization', declarations };
-}
-
 function prepare(): void {
   mkdirSync(OUT, { recursive: true });
-  const body = buildBody();
+  const body = largeAdfBody(ROWS, 8);
   const file = generateFile(body, { refs: testReferences(), today: TODAY });
   writeFileSync(CSV_FILE, file.content);
   writeFileSync(JSON_FILE, JSON.stringify(body));
