@@ -16,12 +16,11 @@
  * pair runs of the old and the new build with the same client).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 import { createPrismaClient, createStores, migrate } from '@ppfile/db';
 import { validBody } from '@ppfile/rules/testing/fixtures';
 import * as path from 'node:path';
-import { benchServices, cpuSeconds, DB_URL, GATEWAY } from './support';
+import { benchServices, cpuSeconds, DB_URL, freePort, GATEWAY } from './support';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
@@ -45,16 +44,6 @@ async function bareServer(port: number): Promise<void> {
   const app = await NestFactory.create(BareModule, { logger: false });
   await app.listen(port, '127.0.0.1');
   process.send?.('ready');
-}
-
-/** A port free now (other benchmarks and tests on this machine take fixed ones). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function startChild(args: string[], env: NodeJS.ProcessEnv, readyText: string | null): Promise<ChildProcess> {

@@ -10,25 +10,13 @@
  *
  * Needs PostgreSQL and Redis and a built gateway: npm run bench:metrics
  */
-import { createServer } from 'node:net';
 import { createPrismaClient, createStores, migrate } from '@ppfile/db';
-import { benchServices, DB_URL, GATEWAY, startProcess, stopProcess } from './support';
+import { benchServices, DB_URL, freePort, GATEWAY, startProcess, stopProcess } from './support';
 
 const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 200);
 const FILES = Number(process.env.BENCH_FILES ?? 0);
 const MAIN = process.env.BENCH_GATEWAY_MAIN ?? GATEWAY;
 const OPERATOR = 'Basic ' + Buffer.from('operator:operator-secret').toString('base64');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function quantiles(ms: number[]): string {
   const sorted = [...ms].sort((a, b) => a - b);

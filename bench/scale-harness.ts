@@ -28,7 +28,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
@@ -41,6 +40,7 @@ import {
   benchServices,
   cpuSeconds,
   DB_URL,
+  freePort,
   GATEWAY,
   pidsOf,
   REDIS_URL,
@@ -1076,17 +1076,6 @@ function reconcileCheck(env: NodeJS.ProcessEnv): Promise<{ ok: boolean; output: 
         ok = false;
       }
       resolve({ ok, output: `exit ${signal ?? code}: ${output}` });
-    });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
     });
   });
 }

@@ -140,12 +140,7 @@ async function startS3Process(
   directory: string,
   options: StartOptions,
 ): Promise<{ endpoint: string; pid: number; close(): Promise<void> }> {
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address() as { port: number };
-      probe.close(() => resolve(free));
-    });
-  });
+  const port = await freePort();
   const child = await startProcess(
     path.join(ROOT, 'test/support/s3rver-child.js'),
     process.env,
@@ -154,6 +149,18 @@ async function startS3Process(
     options,
   );
   return { endpoint: `http://127.0.0.1:${port}`, pid: child.pid!, close: () => stopProcess(child) };
+}
+
+/** A port free now (other benchmarks and tests on this machine take fixed ones). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
