@@ -1,0 +1,17 @@
+/** The column mapping an import used, as the import form and the saved mappings take it (API.md §14). */
+import type { ImportResult } from '../engine/protocol';
+import type { HeaderMapping } from './server';
+
+/** Header text → official column; a header the import did not recognise → null (ignored). */
+export function mappingOf(result: ImportResult): HeaderMapping {
+  const out: HeaderMapping = {};
+  for (const m of result.mapping) out[m.header] = m.column;
+  for (const header of result.unmapped_headers) if (!(header in out)) out[header] = null;
+  return out;
+}
+
+/** Whether two mappings say the same (the order of their headers aside). */
+export function sameMapping(a: HeaderMapping, b: HeaderMapping): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => k in b && b[k] === a[k]);
+}

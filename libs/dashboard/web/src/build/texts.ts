@@ -1,0 +1,209 @@
+/**
+ * The Build page's words, English and French. The French is written as French users write it (not
+ * word for word): non-breaking spaces before « : ; ? ! » and inside « », « Ligne » for a sheet row.
+ */
+export type Lang = 'en' | 'fr';
+
+const nbsp = '\u00a0';
+
+function count(lang: Lang, n: number, one: string, many: string): string {
+  const text = n.toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB');
+  // French singular covers 0 and 1 (« 0 erreur »), English only 1.
+  return `${text} ${(lang === 'fr' ? n <= 1 : n === 1) ? one : many}`;
+}
+
+const EN = {
+  kindTitle: '1. What you are filing',
+  type: 'File type',
+  typeAdf: 'ADF — attestation de formation',
+  typeJdr: 'JDR — justificatif de réussite',
+  declarant: 'You file as',
+  employer: 'Employer',
+  trainingOrganization: 'Training organization',
+  template: 'Download the empty template (XLSX)',
+  templateHelp: 'Row 1 holds the official column names, row 2 their labels; fill from row 3. Your own sheet works too.',
+  savedMapping: (n: number) =>
+    `Your organization’s saved mapping (${count('en', n, 'header', 'headers')}) is applied to this kind.`,
+
+  fileTitle: '2. Your spreadsheet',
+  privacy:
+    'Your file is read and checked on this computer. Nothing of it is sent to ppfile until you press Generate.',
+  drop: 'Drop an XLSX, CSV or TSV file here',
+  or: 'or',
+  choose: 'Choose a file',
+  wrongFile: 'Choose an .xlsx, .csv, .tsv or .txt file.',
+  loadingEngine: 'Starting the checker…',
+  reading: (name: string) => `Reading ${name}…`,
+  checking: 'Checking…',
+  progress: 'Progress',
+  readSummary: (rows: number, declarations: number, sheet: string, headerRow: number) =>
+    `${count('en', rows, 'row', 'rows')} read from sheet “${sheet}” (headers on row ${headerRow}), ${count('en', declarations, 'declaration', 'declarations')}.`,
+
+  mappingTitle: '3. Columns',
+  mappingIntro: 'Each header of your sheet and the official column it fills. Change one, then import again.',
+  yourHeader: 'Your header',
+  officialColumn: 'Official column',
+  foundBy: 'Recognised by',
+  how: { label: 'its label', name: 'its name', field: 'its JSON field', synonym: 'a synonym', given: 'your choice' },
+  notRecognised: 'not recognised',
+  ignore: '— ignore this column —',
+  missing: 'Required columns not found:',
+  reimport: 'Import again with these columns',
+  saveMapping: 'Save this mapping for my organization',
+  mappingSaved: 'Mapping saved. It will be applied to your next files of this kind.',
+  mappingNote: 'Only header texts and column names are saved, never the content of a cell.',
+
+  problemsTitle: '4. Problems',
+  counts: (errors: number, warnings: number) =>
+    `${count('en', errors, 'error', 'errors')}, ${count('en', warnings, 'warning', 'warnings')}`,
+  noErrors: 'No errors: the file can be generated.',
+  byCode: 'By kind of problem',
+  byColumn: 'By column',
+  noColumn: 'Whole file or row',
+  list: 'Every problem',
+  filter: (what: string) => `Only: ${what}`,
+  showAll: 'Show all',
+  showMore: (n: number) => `Show ${n} more`,
+  truncated: 'Only the first 1,000 errors are listed; the counts are exact.',
+  row: (n: number) => `Row ${n}`,
+  error: 'Error',
+  warning: 'Warning',
+  goTo: 'Show in the grid',
+
+  gridTitle: '5. Your data',
+  gridHelp:
+    'Arrow keys move between cells, Enter or F2 edits a cell, Enter confirms and Escape cancels. Changes stay on this computer.',
+  gridCaption: (rows: number) => `${count('en', rows, 'row', 'rows')}, one per holder`,
+  rowHeader: 'Row',
+  sharedCell: (n: number) => `Declaration value, shared by its ${count('en', n, 'row', 'rows')}`,
+  editLabel: (column: string, row: number) => `${column}, row ${row}`,
+  empty: '(empty)',
+  edited: 'You changed the data: check again to update the problems.',
+  checkAgain: 'Check again',
+  applyFixes: 'Apply safe fixes',
+  fixesHelp:
+    'Dates to dd/mm/yyyy, upper case of codes and choices, spaces, separators in NIR and SIRET: the safe normalizations only, never a value’s meaning.',
+  fixesTitle: 'What the fixes changed',
+  fixesDone: (n: number) =>
+    n === 0 ? 'Nothing to fix.' : `${count('en', n, 'value', 'values')} fixed.`,
+  before: 'Before',
+  after: 'After',
+  column: 'Column',
+
+  generateTitle: '6. Generate the official file',
+  generateHelp:
+    'Generate sends the data to ppfile, which writes the portal’s file on behalf of your organization. It counts against your quota; the file then appears under Files.',
+  blockedErrors: 'Correct the errors first.',
+  blockedEdited: 'Check again after your changes first.',
+  generate: 'Generate',
+  generating: 'Generating…',
+  processing: 'The file is being produced…',
+  generated: (filename: string, rows: number) => `${filename} is ready (${count('en', rows, 'row', 'rows')}).`,
+  download: 'Download the file',
+  seeFiles: 'See it under Files',
+  serverErrors: 'ppfile found errors when generating; they are listed under Problems.',
+
+  failed: (message: string) => `Something went wrong: ${message}`,
+  readFailed: (message: string) => `The file could not be read: ${message}`,
+  announceRead: (summary: string) => `File checked: ${summary}.`,
+  announceChecked: (summary: string) => `Checked again: ${summary}.`,
+};
+
+export type Texts = typeof EN;
+
+const FR: Texts = {
+  kindTitle: '1. Ce que vous déclarez',
+  type: 'Type de fichier',
+  typeAdf: 'ADF — attestation de formation',
+  typeJdr: 'JDR — justificatif de réussite',
+  declarant: 'Vous déclarez en tant que',
+  employer: 'Employeur',
+  trainingOrganization: 'Organisme de formation',
+  template: 'Télécharger le modèle vierge (XLSX)',
+  templateHelp: `La ligne 1 porte les noms officiels des colonnes, la ligne 2 leurs libellés${nbsp}; saisissez à partir de la ligne 3. Votre propre tableur convient aussi.`,
+  savedMapping: (n: number) =>
+    `La correspondance enregistrée par votre organisation (${count('fr', n, 'en-tête', 'en-têtes')}) est appliquée à ce type de fichier.`,
+
+  fileTitle: '2. Votre tableur',
+  privacy: `Le fichier est lu et vérifié sur cet ordinateur. Rien n’en est envoyé à ppfile tant que vous n’avez pas cliqué sur «${nbsp}Générer${nbsp}».`,
+  drop: 'Déposez ici un fichier XLSX, CSV ou TSV',
+  or: 'ou',
+  choose: 'Choisir un fichier',
+  wrongFile: 'Choisissez un fichier .xlsx, .csv, .tsv ou .txt.',
+  loadingEngine: 'Démarrage du vérificateur…',
+  reading: (name: string) => `Lecture de ${name}…`,
+  checking: 'Vérification…',
+  progress: 'Avancement',
+  readSummary: (rows: number, declarations: number, sheet: string, headerRow: number) =>
+    `${count('fr', rows, 'ligne lue', 'lignes lues')} dans la feuille «${nbsp}${sheet}${nbsp}» (en-têtes en ligne ${headerRow}), ${count('fr', declarations, 'déclaration', 'déclarations')}.`,
+
+  mappingTitle: '3. Correspondance des colonnes',
+  mappingIntro: `Chaque en-tête de votre tableur et la colonne officielle qu’il alimente. Modifiez-en une, puis relancez l’import.`,
+  yourHeader: 'Votre en-tête',
+  officialColumn: 'Colonne officielle',
+  foundBy: 'Reconnu par',
+  how: { label: 'son libellé', name: 'son nom', field: 'son champ JSON', synonym: 'un synonyme', given: 'votre choix' },
+  notRecognised: 'non reconnu',
+  ignore: '— ignorer cette colonne —',
+  missing: `Colonnes obligatoires introuvables${nbsp}:`,
+  reimport: 'Relancer l’import avec ces colonnes',
+  saveMapping: 'Enregistrer cette correspondance pour mon organisation',
+  mappingSaved: 'Correspondance enregistrée. Elle s’appliquera à vos prochains fichiers de ce type.',
+  mappingNote: 'Seuls les intitulés d’en-têtes et les noms de colonnes sont enregistrés, jamais le contenu d’une cellule.',
+
+  problemsTitle: '4. Anomalies',
+  counts: (errors: number, warnings: number) =>
+    `${count('fr', errors, 'erreur', 'erreurs')}, ${count('fr', warnings, 'avertissement', 'avertissements')}`,
+  noErrors: `Aucune erreur${nbsp}: le fichier peut être généré.`,
+  byCode: 'Par type d’anomalie',
+  byColumn: 'Par colonne',
+  noColumn: 'Fichier ou ligne entière',
+  list: 'Liste détaillée',
+  filter: (what: string) => `Filtre${nbsp}: ${what}`,
+  showAll: 'Tout afficher',
+  showMore: (n: number) => `Afficher ${n} de plus`,
+  truncated: `Seules les 1${nbsp}000 premières erreurs sont listées${nbsp}; les totaux, eux, sont exacts.`,
+  row: (n: number) => `Ligne ${n}`,
+  error: 'Erreur',
+  warning: 'Avertissement',
+  goTo: 'Voir dans le tableau',
+
+  gridTitle: '5. Vos données',
+  gridHelp: `Les flèches passent d’une cellule à l’autre, Entrée ou F2 ouvre la saisie, Entrée valide et Échap annule. Vos modifications restent sur cet ordinateur.`,
+  gridCaption: (rows: number) => `${count('fr', rows, 'ligne', 'lignes')}, une par titulaire`,
+  rowHeader: 'Ligne',
+  sharedCell: (n: number) => `Valeur de la déclaration, commune à ses ${count('fr', n, 'ligne', 'lignes')}`,
+  editLabel: (column: string, row: number) => `${column}, ligne ${row}`,
+  empty: '(vide)',
+  edited: `Vous avez modifié les données${nbsp}: relancez la vérification pour mettre à jour les anomalies.`,
+  checkAgain: 'Vérifier à nouveau',
+  applyFixes: 'Appliquer les corrections sûres',
+  fixesHelp: `Dates au format jj/mm/aaaa, majuscules des codes et des choix, espaces, séparateurs dans les NIR et SIRET${nbsp}: uniquement des corrections sans risque, jamais le sens d’une valeur.`,
+  fixesTitle: 'Ce que les corrections ont changé',
+  fixesDone: (n: number) =>
+    n === 0 ? 'Rien à corriger.' : `${count('fr', n, 'valeur corrigée', 'valeurs corrigées')}.`,
+  before: 'Avant',
+  after: 'Après',
+  column: 'Colonne',
+
+  generateTitle: '6. Générer le fichier officiel',
+  generateHelp: `«${nbsp}Générer${nbsp}» envoie les données à ppfile, qui produit le fichier du portail au nom de votre organisation. L’opération est décomptée de votre quota${nbsp}; le fichier apparaît ensuite dans Fichiers.`,
+  blockedErrors: 'Corrigez d’abord les erreurs.',
+  blockedEdited: 'Relancez d’abord la vérification après vos modifications.',
+  generate: 'Générer',
+  generating: 'Génération…',
+  processing: 'Fichier en cours de production…',
+  generated: (filename: string, rows: number) => `${filename} est prêt (${count('fr', rows, 'ligne', 'lignes')}).`,
+  download: 'Télécharger le fichier',
+  seeFiles: 'Le retrouver dans Fichiers',
+  serverErrors: `ppfile a trouvé des erreurs à la génération${nbsp}; elles sont listées dans Anomalies.`,
+
+  failed: (message: string) => `Un problème est survenu${nbsp}: ${message}`,
+  readFailed: (message: string) => `Impossible de lire le fichier${nbsp}: ${message}`,
+  announceRead: (summary: string) => `Fichier vérifié${nbsp}: ${summary}.`,
+  announceChecked: (summary: string) => `Nouvelle vérification${nbsp}: ${summary}.`,
+};
+
+export function textsFor(lang: Lang): Texts {
+  return lang === 'fr' ? FR : EN;
+}
