@@ -95,8 +95,8 @@ function ownerOf(body: DeclarationBody, at: RowLocation, column: ColumnSpec): Js
   const decl = body.declarations[at.declaration];
   if (!decl) return undefined;
   if (column.level === 'declaration') return decl;
-  const holders = decl.holders;
-  return Array.isArray(holders) && isObject(holders[at.holder]) ? holders[at.holder] : undefined;
+  const holder: unknown = Array.isArray(decl.holders) ? decl.holders[at.holder] : undefined;
+  return isObject(holder) ? holder : undefined;
 }
 
 /** A cell's text as the body holds it (not normalized): OUI/NON for booleans, codes joined with `/`. */
@@ -106,10 +106,16 @@ export function cellText(body: DeclarationBody, at: RowLocation, column: ColumnS
   if (column.json.kind === 'training_presence') return isObject(owner.training) ? 'OUI' : 'NON';
   let value: unknown = owner;
   for (const key of column.json.path.split('.')) value = isObject(value) ? value[key] : undefined;
+  return textOf(value);
+}
+
+function textOf(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'boolean') return value ? 'OUI' : 'NON';
-  if (Array.isArray(value)) return value.map(String).join('/');
-  return String(value);
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(textOf).join('/');
+  // A body the page did not build could hold anything: shown as its JSON, for the checker to judge.
+  return typeof value === 'number' ? String(value) : JSON.stringify(value);
 }
 
 /** The body value a typed text stands for in a column; undefined removes the field. */
@@ -150,7 +156,11 @@ export function setCell(
   if (!decl) return body;
   let next: Json;
   if (column.json.kind === 'training_presence') {
-    next = withField(decl, 'training', text === 'OUI' ? (isObject(decl.training) ? decl.training : {}) : undefined);
+    next = withField(
+      decl,
+      'training',
+      text === 'OUI' ? (isObject(decl.training) ? decl.training : {}) : undefined,
+    );
   } else if (column.level === 'declaration') {
     next = setPath(decl, column.json.path.split('.'), valueOf(column, text));
   } else {
@@ -168,7 +178,7 @@ export function setCell(
 function setPath(owner: Json, keys: string[], value: unknown): Json {
   const [head, ...rest] = keys as [string, ...string[]];
   if (rest.length === 0) return withField(owner, head, value);
-  const child = isObject(owner[head]) ? (owner[head] as Json) : {};
+  const child = isObject(owner[head]) ? owner[head] : {};
   // Removing a value under an absent object leaves the object absent.
   if (value === undefined && !isObject(owner[head])) return owner;
   return withField(owner, head, setPath(child, rest, value));

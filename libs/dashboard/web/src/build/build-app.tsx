@@ -5,7 +5,12 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { EngineClient } from '../engine/engine-client';
-import type { BodyChange, DeclarationBody, DeclarationValidationResponse, ImportResult } from '../engine/protocol';
+import type {
+  BodyChange,
+  DeclarationBody,
+  DeclarationValidationResponse,
+  ImportResult,
+} from '../engine/protocol';
 import { RowIndex, kindColumns, setCell } from './body-grid';
 import type { BuildConfig } from './config';
 import { FileDrop } from './file-drop';
@@ -26,7 +31,15 @@ import {
 } from './problems';
 import { ProblemsPanel, type ProblemCounts } from './problems-panel';
 import { ProgressBar, type Busy } from './progress-bar';
-import { ServerError, generateFile, loadMapping, saveMapping, type HeaderMapping, type Kind } from './server';
+import {
+  ServerError,
+  generateFile,
+  loadMapping,
+  saveMapping,
+  type Fetch,
+  type HeaderMapping,
+  type Kind,
+} from './server';
 import { textsFor } from './texts';
 
 /** What the page holds of the file once read: never sent anywhere but to Generate. */
@@ -50,6 +63,9 @@ function countsOf(v: DeclarationValidationResponse, extraWarnings = 0): ProblemC
   };
 }
 
+/** The window's fetch, called as a function (a bare `fetch` reference loses its `this`). */
+const http: Fetch = (input, init) => fetch(input, init);
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -72,7 +88,10 @@ export function BuildApp({ config }: { config: BuildConfig }) {
   const idempotency = useRef<{ body: DeclarationBody | null; key: string }>({ body: null, key: '' });
   const problemsHeading = useRef<HTMLHeadingElement>(null);
   const resultRef = useRef<HTMLParagraphElement>(null);
-  const columns = useMemo(() => kindColumns(built?.body.type === 'jdr' ? 'jdr' : kind.type), [built, kind.type]);
+  const columns = useMemo(
+    () => kindColumns(built?.body.type === 'jdr' ? 'jdr' : kind.type),
+    [built, kind.type],
+  );
   const byCell = useMemo(() => problemsByCell(built?.problems ?? []), [built?.problems]);
 
   const client = (): EngineClient =>
@@ -85,14 +104,14 @@ export function BuildApp({ config }: { config: BuildConfig }) {
   useEffect(() => {
     client();
     return () => engine.current?.terminate();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- one worker for the page's life
+    // One worker for the page’s life.
   }, []);
 
   // The organization's saved mapping of the kind, applied to the next import of that kind.
   useEffect(() => {
     let current = true;
     setSaved(null);
-    loadMapping(fetch, config.mappingsUrl, kind)
+    loadMapping(http, config.mappingsUrl, kind)
       .then((mapping) => current && setSaved(Object.keys(mapping).length ? mapping : null))
       .catch(() => undefined);
     return () => {
@@ -206,13 +225,15 @@ export function BuildApp({ config }: { config: BuildConfig }) {
     setGeneration({ state: 'sending' });
     try {
       const generated = await generateFile(built.body, built.index.rowCount, keyFor(built.body), {
-        fetch,
+        fetch: http,
         generateUrl: config.generateUrl,
         csrf: config.csrf,
         asyncAboveRows: config.asyncAboveRows,
       });
       setGeneration({ state: 'done', file: generated });
-      setAnnounce(t.generated(generated.filename ?? generated.file_id, generated.rows ?? built.index.rowCount));
+      setAnnounce(
+        t.generated(generated.filename ?? generated.file_id, generated.rows ?? built.index.rowCount),
+      );
       requestAnimationFrame(() => resultRef.current?.focus());
     } catch (error) {
       setGeneration({ state: 'failed', message: messageOf(error) });
@@ -233,7 +254,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
   const onSaveMapping = async () => {
     setAlert(null);
     try {
-      await saveMapping(fetch, config.mappingsUrl, config.csrf, kind, draft);
+      await saveMapping(http, config.mappingsUrl, config.csrf, kind, draft);
       setSaved(draft);
       setMappingSaved(true);
       setAnnounce(t.mappingSaved);
@@ -319,7 +340,10 @@ export function BuildApp({ config }: { config: BuildConfig }) {
             t={t}
             problems={built.problems}
             counts={built.counts}
-            onGo={(p) => p.row !== null && setTarget({ row: p.row, column: p.column ?? columns[0]!.name, seq: (target?.seq ?? 0) + 1 })}
+            onGo={(p) =>
+              p.row !== null &&
+              setTarget({ row: p.row, column: p.column ?? columns[0]!.name, seq: (target?.seq ?? 0) + 1 })
+            }
           />
         </section>
       )}

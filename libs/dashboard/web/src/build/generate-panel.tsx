@@ -19,7 +19,15 @@ interface GenerateProps {
   onGenerate: () => void;
 }
 
-export function GeneratePanel({ t, blocked, generation, filesUrl, rows, resultRef, onGenerate }: GenerateProps) {
+export function GeneratePanel({
+  t,
+  blocked,
+  generation,
+  filesUrl,
+  rows,
+  resultRef,
+  onGenerate,
+}: GenerateProps) {
   const sending = generation.state === 'sending';
   return (
     <div data-testid="build-generate-panel">

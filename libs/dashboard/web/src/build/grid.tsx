@@ -15,7 +15,15 @@ import { useVirtualRows } from './use-virtual-rows';
 const ROW_HEIGHT = 34;
 const HEAD_HEIGHT = 52;
 const PAGE_ROWS = 10;
-const WIDTHS: Record<string, number> = { date: 112, nir: 160, siret: 150, enum: 170, codes: 190, url: 220, text: 190 };
+const WIDTHS: Record<string, number> = {
+  date: 112,
+  nir: 160,
+  siret: 150,
+  enum: 170,
+  codes: 190,
+  url: 220,
+  text: 190,
+};
 
 export interface GridTarget {
   row: number;
@@ -69,7 +77,7 @@ export function Grid(props: GridProps) {
     if (!target) return;
     const col = columns.findIndex((c) => c.name === target.column);
     moveTo(target.row, Math.max(col, 0));
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new target (seq) is a new request
+    // A new target (its seq) is a new request, even for the same cell.
   }, [target?.seq]);
 
   // The active cell takes the focus once its row is rendered (after a scroll, on a later render).

@@ -52,7 +52,12 @@ export function KindPicker({ t, kind, templateUrl, disabled, onChange }: KindPro
         ))}
       </fieldset>
       <p>
-        <a class="btn secondary" href={`${templateUrl}?${kindQuery(kind)}`} download data-testid="build-template">
+        <a
+          class="btn secondary"
+          href={`${templateUrl}?${kindQuery(kind)}`}
+          download
+          data-testid="build-template"
+        >
           {t.template}
         </a>
       </p>

@@ -32,8 +32,13 @@ export function ProblemsPanel({ t, problems, counts, onGo }: PanelProps) {
   const [filter, setFilter] = useState<Filter | null>(null);
   const [shown, setShown] = useState(PAGE);
   const byCode = useMemo(() => groupProblems(problems, 'code', counts.summary?.by_code), [problems, counts]);
-  const byColumn = useMemo(() => groupProblems(problems, 'column', counts.summary?.by_column), [problems, counts]);
-  const listed = filter ? problems.filter((p) => (filter.by === 'code' ? p.code : (p.column ?? '')) === filter.key) : problems;
+  const byColumn = useMemo(
+    () => groupProblems(problems, 'column', counts.summary?.by_column),
+    [problems, counts],
+  );
+  const listed = filter
+    ? problems.filter((p) => (filter.by === 'code' ? p.code : (p.column ?? '')) === filter.key)
+    : problems;
   const choose = (next: Filter) => {
     setFilter(filter?.by === next.by && filter.key === next.key ? null : next);
     setShown(PAGE);

@@ -21,7 +21,9 @@ export interface Problem {
 
 /**
  * Where the import read things: its sheet, the sheet column of each official column, and the sheet
- * row of the grid rows the import's answer locates (each entry naming both a body path and a cell).
+ * row of the grid rows the import's answer locates (each entry naming both a body path and a cell; a
+ * declaration's entry is on its first row, in the body and in the sheet). The import's answer does
+ * not say where the other rows were (empty rows are skipped, rows are grouped by declaration).
  */
 export interface SheetPlaces {
   sheet: string;
@@ -42,7 +44,7 @@ export function sheetPlaces(result: ImportResult, index: RowIndex): SheetPlaces 
   const gridRows = new Map<number, number>();
   const note = (field: string | undefined, sheetRow: number | undefined) => {
     const row = rowOfField(field, index);
-    if (row === null || sheetRow === undefined || !field?.includes('.holders[')) return;
+    if (row === null || sheetRow === undefined) return;
     sheetRows.set(row, sheetRow);
     gridRows.set(sheetRow, row);
   };
@@ -53,7 +55,11 @@ export function sheetPlaces(result: ImportResult, index: RowIndex): SheetPlaces 
 }
 
 /** The sheet reference of a grid cell, when the import said where that row and column were. */
-export function cellRef(places: SheetPlaces | null, row: number | null, column: string | null): string | undefined {
+export function cellRef(
+  places: SheetPlaces | null,
+  row: number | null,
+  column: string | null,
+): string | undefined {
   if (!places || row === null) return undefined;
   const sheetRow = places.sheetRows.get(row);
   const letter = column === null ? undefined : places.letters.get(column);
@@ -81,7 +87,15 @@ export function importProblems(result: ImportResult, index: RowIndex, places: Sh
   const v = result.validation;
   const add = (severity: Problem['severity']) => (e: (typeof v.errors)[number]) => {
     const row = rowOfField(e.field, index) ?? places.gridRows.get(e.row) ?? null;
-    out.push({ id: out.length, severity, code: e.code, column: e.column, message: e.message, row, cell: e.cell });
+    out.push({
+      id: out.length,
+      severity,
+      code: e.code,
+      column: e.column,
+      message: e.message,
+      row,
+      cell: e.cell,
+    });
   };
   v.errors.forEach(add('error'));
   v.warnings.forEach(add('warning'));
@@ -152,7 +166,8 @@ export function problemsByCell(problems: readonly Problem[]): Map<string, Proble
     if (list) list.push(p);
     else out.set(key, [p]);
   }
-  for (const list of out.values()) list.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
+  for (const list of out.values())
+    list.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
   return out;
 }
 

@@ -37,11 +37,19 @@ async function refused(res: Response): Promise<ServerError> {
   } catch {
     // Not the API's JSON (a proxy's page): the status says enough.
   }
-  return new ServerError(res.status, body.error?.code ?? `HTTP_${res.status}`, body.error?.message ?? res.statusText, body.error?.details);
+  return new ServerError(
+    res.status,
+    body.error?.code ?? `HTTP_${res.status}`,
+    body.error?.message ?? res.statusText,
+    body.error?.details,
+  );
 }
 
 export async function loadMapping(fetcher: Fetch, url: string, kind: Kind): Promise<HeaderMapping> {
-  const res = await fetcher(`${url}?${kindQuery(kind)}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+  const res = await fetcher(`${url}?${kindQuery(kind)}`, {
+    headers: { Accept: 'application/json' },
+    credentials: 'same-origin',
+  });
   if (!res.ok) throw await refused(res);
   const body = (await res.json()) as { mapping?: HeaderMapping };
   return body.mapping ?? {};

@@ -21,7 +21,8 @@ const EN = {
   employer: 'Employer',
   trainingOrganization: 'Training organization',
   template: 'Download the empty template (XLSX)',
-  templateHelp: 'Row 1 holds the official column names, row 2 their labels; fill from row 3. Your own sheet works too.',
+  templateHelp:
+    'Row 1 holds the official column names, row 2 their labels; fill from row 3. Your own sheet works too.',
   savedMapping: (n: number) =>
     `Your organization’s saved mapping (${count('en', n, 'header', 'headers')}) is applied to this kind.`,
 
@@ -44,8 +45,16 @@ const EN = {
   yourHeader: 'Your header',
   officialColumn: 'Official column',
   foundBy: 'Recognised by',
-  how: { label: 'its label', name: 'its name', field: 'its JSON field', synonym: 'a synonym', given: 'your choice' },
+  how: {
+    label: 'its label',
+    name: 'its name',
+    field: 'its JSON field',
+    synonym: 'a synonym',
+    given: 'your choice',
+  },
   notRecognised: 'not recognised',
+  mappingSummary: (used: number, ignored: number) =>
+    `${count('en', used, 'header', 'headers')} used, ${count('en', ignored, 'ignored', 'ignored')}`,
   ignore: '— ignore this column —',
   missing: 'Required columns not found:',
   reimport: 'Import again with these columns',
@@ -84,8 +93,7 @@ const EN = {
   fixesHelp:
     'Dates to dd/mm/yyyy, upper case of codes and choices, spaces, separators in NIR and SIRET: the safe normalizations only, never a value’s meaning.',
   fixesTitle: 'What the fixes changed',
-  fixesDone: (n: number) =>
-    n === 0 ? 'Nothing to fix.' : `${count('en', n, 'value', 'values')} fixed.`,
+  fixesDone: (n: number) => (n === 0 ? 'Nothing to fix.' : `${count('en', n, 'value', 'values')} fixed.`),
   before: 'Before',
   after: 'After',
   column: 'Column',
@@ -98,7 +106,8 @@ const EN = {
   generate: 'Generate',
   generating: 'Generating…',
   processing: 'The file is being produced…',
-  generated: (filename: string, rows: number) => `${filename} is ready (${count('en', rows, 'row', 'rows')}).`,
+  generated: (filename: string, rows: number) =>
+    `${filename} is ready (${count('en', rows, 'row', 'rows')}).`,
   download: 'Download the file',
   seeFiles: 'See it under Files',
   serverErrors: 'ppfile found errors when generating; they are listed under Problems.',
@@ -142,14 +151,23 @@ const FR: Texts = {
   yourHeader: 'Votre en-tête',
   officialColumn: 'Colonne officielle',
   foundBy: 'Reconnu par',
-  how: { label: 'son libellé', name: 'son nom', field: 'son champ JSON', synonym: 'un synonyme', given: 'votre choix' },
+  how: {
+    label: 'son libellé',
+    name: 'son nom',
+    field: 'son champ JSON',
+    synonym: 'un synonyme',
+    given: 'votre choix',
+  },
   notRecognised: 'non reconnu',
+  mappingSummary: (used: number, ignored: number) =>
+    `${count('fr', used, 'en-tête utilisé', 'en-têtes utilisés')}, ${count('fr', ignored, 'ignoré', 'ignorés')}`,
   ignore: '— ignorer cette colonne —',
   missing: `Colonnes obligatoires introuvables${nbsp}:`,
   reimport: 'Relancer l’import avec ces colonnes',
   saveMapping: 'Enregistrer cette correspondance pour mon organisation',
   mappingSaved: 'Correspondance enregistrée. Elle s’appliquera à vos prochains fichiers de ce type.',
-  mappingNote: 'Seuls les intitulés d’en-têtes et les noms de colonnes sont enregistrés, jamais le contenu d’une cellule.',
+  mappingNote:
+    'Seuls les intitulés d’en-têtes et les noms de colonnes sont enregistrés, jamais le contenu d’une cellule.',
 
   problemsTitle: '4. Anomalies',
   counts: (errors: number, warnings: number) =>
@@ -193,7 +211,8 @@ const FR: Texts = {
   generate: 'Générer',
   generating: 'Génération…',
   processing: 'Fichier en cours de production…',
-  generated: (filename: string, rows: number) => `${filename} est prêt (${count('fr', rows, 'ligne', 'lignes')}).`,
+  generated: (filename: string, rows: number) =>
+    `${filename} est prêt (${count('fr', rows, 'ligne', 'lignes')}).`,
   download: 'Télécharger le fichier',
   seeFiles: 'Le retrouver dans Fichiers',
   serverErrors: `ppfile a trouvé des erreurs à la génération${nbsp}; elles sont listées dans Anomalies.`,
