@@ -2,6 +2,7 @@
  * The problems the page shows: the import's reading issues and the validation's errors and warnings,
  * each placed on a grid row and column, grouped by code and by column. Pure (no DOM).
  */
+import { sheetPrefix } from '@ppfile/sheets/cells';
 import type { BodyChange, DeclarationValidationResponse, ImportResult } from '../engine/protocol';
 import { rowOfField, type RowIndex } from './body-grid';
 
@@ -64,10 +65,7 @@ export function cellRef(
   const sheetRow = places.sheetRows.get(row);
   const letter = column === null ? undefined : places.letters.get(column);
   if (sheetRow === undefined || letter === undefined) return undefined;
-  const sheet = /^[\p{L}_][\p{L}\p{N}_]*$/u.test(places.sheet)
-    ? places.sheet
-    : `'${places.sheet.replaceAll("'", "''")}'`;
-  return `${sheet}!${letter}${sheetRow}`;
+  return `${sheetPrefix(places.sheet)}!${letter}${sheetRow}`;
 }
 
 /** The import's answer as problems: reading issues (as warnings: the value was left out), then the validation's. */
