@@ -5,7 +5,8 @@
  */
 import type { ColumnSpec } from '@ppfile/rules/format';
 import type { TargetedKeyboardEvent } from 'preact';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { memo } from 'preact/compat';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DeclarationBody } from '../engine/protocol';
 import { cellText, choicesOf, type RowIndex } from './body-grid';
 import { cellKey, cellRef, type Problem, type SheetPlaces } from './problems';
@@ -111,11 +112,28 @@ export function Grid(props: GridProps) {
     move();
   };
 
-  const stopEditing = (text: string | null) => {
-    setEditing(false);
-    wantFocus.current = true;
-    if (text !== null) props.onEdit(active.row, columns[active.col]!, text);
-  };
+  // The rows call through this ref, so that `actions` stays one object and sees this render's state.
+  const latest = useRef({ active, onEdit: props.onEdit, columns });
+  latest.current = { active, onEdit: props.onEdit, columns };
+  const actions = useMemo<RowActions>(
+    () => ({
+      click: (row, col) => {
+        setActive({ row, col });
+        setEditing(false);
+      },
+      edit: (row, col) => {
+        setActive({ row, col });
+        setEditing(true);
+      },
+      stopEditing: (text) => {
+        const { active: at, onEdit, columns: cols } = latest.current;
+        setEditing(false);
+        wantFocus.current = true;
+        if (text !== null) onEdit(at.row, cols[at.col]!, text);
+      },
+    }),
+    [],
+  );
 
   const items = rows.getVirtualItems();
   const top = items.length ? items[0]!.start - HEAD_HEIGHT : 0;
@@ -154,20 +172,17 @@ export function Grid(props: GridProps) {
           {items.map((item) => (
             <GridRow
               key={item.index}
-              {...props}
-              row={item.index}
-              active={active}
-              editing={editing}
-              onCellClick={(col) => {
-                setActive({ row: item.index, col });
-                setEditing(false);
-              }}
-              onCellEdit={(col) => {
-                setActive({ row: item.index, col });
-                setEditing(true);
-              }}
-              onStopEditing={stopEditing}
+              t={t}
               body={body}
+              index={index}
+              columns={columns}
+              problems={props.problems}
+              places={props.places}
+              row={item.index}
+              activeCol={active.row === item.index ? active.col : -1}
+              editing={editing && active.row === item.index}
+              targetColumn={target?.row === item.index ? target.column : null}
+              actions={actions}
             />
           ))}
           {bottom > 0 && <Spacer height={bottom} span={columns.length + 1} />}
@@ -185,65 +200,72 @@ function Spacer({ height, span }: { height: number; span: number }) {
   );
 }
 
-interface RowProps extends GridProps {
-  row: number;
-  active: Active;
-  editing: boolean;
-  onCellClick: (col: number) => void;
-  onCellEdit: (col: number) => void;
-  onStopEditing: (text: string | null) => void;
+/** What a row asks of the grid; one object for the grid's life, so that rows in view stay unchanged on a scroll. */
+interface RowActions {
+  click: (row: number, col: number) => void;
+  edit: (row: number, col: number) => void;
+  stopEditing: (text: string | null) => void;
 }
 
-function GridRow(props: RowProps) {
-  const { t, body, index, columns, row, active, target } = props;
+type RowProps = Pick<GridProps, 't' | 'body' | 'index' | 'columns' | 'problems' | 'places'> & {
+  row: number;
+  /** The active cell's column when it is in this row, else -1. */
+  activeCol: number;
+  /** Whether the active cell of this row is being edited. */
+  editing: boolean;
+  /** The column of the cell a problem asked to show, when it is in this row. */
+  targetColumn: string | null;
+  actions: RowActions;
+};
+
+/** Re-rendered only when one of its props changes (a scroll leaves the rows in view as they are). */
+const GridRow = memo(function GridRow(props: RowProps) {
+  const { t, body, index, columns, row, activeCol, targetColumn, actions } = props;
   const at = index.at(row);
   const shared = index.span(at.declaration);
-  const targeted = target?.row === row;
   return (
-    <tr aria-rowindex={row + 2} class={targeted ? 'build-target-row' : undefined}>
+    <tr aria-rowindex={row + 2} class={targetColumn !== null ? 'build-target-row' : undefined}>
       <th scope="row" class="build-row-head">
         {row + 1}
       </th>
       {columns.map((column, col) => {
-        const here = active.row === row && active.col === col;
         const problems = props.problems.get(cellKey(row, column.name));
-        const text = cellText(body, at, column);
-        const ref = cellRef(props.places, row, column.name);
         const descId = problems ? `build-cell-${row}-${col}` : undefined;
         const bad = problems?.some((p) => p.severity === 'error');
         const classes = [
           'build-cell',
           bad ? 'build-bad' : problems ? 'build-warn' : '',
           column.level === 'declaration' ? 'build-decl' : '',
-          targeted && target?.column === column.name ? 'build-target' : '',
+          targetColumn === column.name ? 'build-target' : '',
         ];
         const title = [
-          ref,
+          cellRef(props.places, row, column.name),
           column.level === 'declaration' && shared > 1 ? t.sharedCell(shared) : '',
           ...(problems ?? []).map((p) => p.message),
         ]
           .filter(Boolean)
           .join('\n');
+        const text = cellText(body, at, column);
         return (
           <td
             key={column.name}
             class={classes.filter(Boolean).join(' ')}
-            tabIndex={here ? 0 : -1}
+            tabIndex={activeCol === col ? 0 : -1}
             data-cell={`${row}:${col}`}
             data-column={column.name}
             aria-invalid={bad ? 'true' : undefined}
             aria-describedby={descId}
             title={title || undefined}
-            onClick={() => props.onCellClick(col)}
-            onDblClick={() => props.onCellEdit(col)}
+            onClick={() => actions.click(row, col)}
+            onDblClick={() => actions.edit(row, col)}
           >
-            {here && props.editing ? (
+            {activeCol === col && props.editing ? (
               <CellEditor
                 column={column}
                 value={text}
                 label={t.editLabel(column.name, row + 1)}
                 empty={t.empty}
-                onDone={props.onStopEditing}
+                onDone={actions.stopEditing}
               />
             ) : (
               text
@@ -258,7 +280,7 @@ function GridRow(props: RowProps) {
       })}
     </tr>
   );
-}
+});
 
 interface EditorProps {
   column: ColumnSpec;
