@@ -19,7 +19,7 @@ import { GeneratePanel, type Generation } from './generate-panel';
 import { Grid, type GridTarget } from './grid';
 import { KindPicker } from './kind-picker';
 import { MappingPanel } from './mapping-panel';
-import { mappingOf, sameMapping } from './mapping';
+import { changedMapping, mappingOf, sameMapping } from './mapping';
 import {
   changeRow,
   importProblems,
@@ -79,6 +79,8 @@ export function BuildApp({ config }: { config: BuildConfig }) {
   const [busy, setBusy] = useState<Busy | null>(null);
   const [built, setBuilt] = useState<Built | null>(null);
   const [draft, setDraft] = useState<HeaderMapping>({});
+  /** The mapping the last import was given (the saved one, then the person's changes). */
+  const [given, setGiven] = useState<HeaderMapping | null>(null);
   const [mappingSaved, setMappingSaved] = useState(false);
   const [fixes, setFixes] = useState<{ change: BodyChange; row: number | null }[] | null>(null);
   const [target, setTarget] = useState<GridTarget | null>(null);
@@ -107,17 +109,22 @@ export function BuildApp({ config }: { config: BuildConfig }) {
     // One worker for the page’s life.
   }, []);
 
-  // The organization's saved mapping of the kind, applied to the next import of that kind.
-  useEffect(() => {
-    let current = true;
+  /** The organization's saved mapping of a kind (null: none, or not available), kept for the imports of that kind. */
+  const kindAsked = useRef(kind);
+  const loadSaved = async (forKind: Kind): Promise<HeaderMapping | null> => {
+    kindAsked.current = forKind;
     setSaved(null);
-    loadMapping(http, config.mappingsUrl, kind)
-      .then((mapping) => current && setSaved(Object.keys(mapping).length ? mapping : null))
-      .catch(() => undefined);
-    return () => {
-      current = false;
-    };
-  }, [kind.type, kind.declarant]);
+    const mapping = await loadMapping(http, config.mappingsUrl, forKind).catch(() => ({}));
+    const found = Object.keys(mapping).length ? mapping : null;
+    // An answer for a kind chosen before the current one is dropped.
+    if (kindAsked.current === forKind) setSaved(found);
+    return found;
+  };
+
+  useEffect(() => {
+    void loadSaved(kind);
+    // The first kind's; a later kind's is loaded when it is chosen.
+  }, []);
 
   const progress = (label: string) => (done: number, total: number) => setBusy({ label, done, total });
 
@@ -147,6 +154,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
         edited: false,
       });
       setDraft(mappingOf(result));
+      setGiven(mapping);
       setMappingSaved(false);
       setFixes(null);
       setGeneration({ state: 'idle' });
@@ -164,11 +172,15 @@ export function BuildApp({ config }: { config: BuildConfig }) {
     void runImport(chosen, kind, saved);
   };
 
+  /** Another kind: its saved mapping, then the file read again as that kind. */
   const onKind = (next: Kind) => {
     setKind(next);
     setBuilt(null);
     setFixes(null);
     setGeneration({ state: 'idle' });
+    void loadSaved(next).then((mapping) => {
+      if (file && kindAsked.current === next) void runImport(file, next, mapping);
+    });
   };
 
   /** The body's validation replaces the problems (the reading's issues were about the sheet as read). */
@@ -325,7 +337,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
             busy={working}
             saved={mappingSaved}
             onChange={(header, column) => setDraft({ ...draft, [header]: column })}
-            onReimport={() => void runImport(file, kind, draft)}
+            onReimport={() => void runImport(file, kind, changedMapping(draft, built.result, given ?? {}))}
             onSave={() => void onSaveMapping()}
           />
         </section>

@@ -15,3 +15,18 @@ export function sameMapping(a: HeaderMapping, b: HeaderMapping): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((k) => k in b && b[k] === a[k]);
 }
+
+/**
+ * The mapping to import again with: what was given last time, plus each header the person changed
+ * since. Headers left as detected stay detected (their "recognised by" keeps saying how).
+ */
+export function changedMapping(
+  draft: HeaderMapping,
+  result: ImportResult,
+  given: HeaderMapping,
+): HeaderMapping {
+  const detected = mappingOf(result);
+  const out: HeaderMapping = { ...given };
+  for (const [header, column] of Object.entries(draft)) if (detected[header] !== column) out[header] = column;
+  return out;
+}

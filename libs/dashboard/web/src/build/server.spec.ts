@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DeclarationBody } from '../engine/protocol';
-import { mappingOf, sameMapping } from './mapping';
+import { changedMapping, mappingOf, sameMapping } from './mapping';
 import { ServerError, fileStatusUrl, generateFile, loadMapping, saveMapping, type Fetch } from './server';
 
 interface Call {
@@ -124,5 +124,25 @@ describe('saved mappings', () => {
     expect(mapping).toEqual({ 'N° sécu': 'NIR', Commentaire: null });
     expect(sameMapping(mapping, { Commentaire: null, 'N° sécu': 'NIR' })).toBe(true);
     expect(sameMapping(mapping, { Commentaire: 'NOM_TITULAIRE', 'N° sécu': 'NIR' })).toBe(false);
+  });
+});
+
+describe('changedMapping (what a new import is given)', () => {
+  it('keeps what was given and adds the headers changed since, not those left as detected', () => {
+    const result = {
+      mapping: [
+        { header: 'N° sécu', column: 'NIR', cell: 'D1', how: 'synonym' },
+        { header: 'Nom', column: 'NOM_TITULAIRE', cell: 'E1', how: 'given' },
+      ],
+      unmapped_headers: ['Commentaire'],
+    } as Parameters<typeof mappingOf>[0];
+    const draft = { 'N° sécu': 'NIR', Nom: 'NOM_TITULAIRE', Commentaire: 'REFERENCE_EMPLOYEUR' };
+    expect(changedMapping(draft, result, { Nom: 'NOM_TITULAIRE', Ancien: null })).toEqual({
+      Nom: 'NOM_TITULAIRE',
+      Ancien: null,
+      Commentaire: 'REFERENCE_EMPLOYEUR',
+    });
+    // A header set to "ignore" stays ignored in the next import.
+    expect(changedMapping({ ...draft, 'N° sécu': null }, result, {})).toMatchObject({ 'N° sécu': null });
   });
 });
