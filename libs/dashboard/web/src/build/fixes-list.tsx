@@ -1,12 +1,12 @@
 /** What "Apply safe fixes" changed: row, column, before → after (the values stay on this computer). */
-import type { BodyChange } from '../engine/protocol';
+import type { Fix } from './data-section';
 import type { Texts } from './texts';
 
 const SHOWN = 500;
 
 interface FixesProps {
   t: Texts;
-  changes: readonly { change: BodyChange; row: number | null }[];
+  changes: readonly Fix[];
 }
 
 export function FixesList({ t, changes }: FixesProps) {

@@ -148,6 +148,7 @@ export function Grid(props: GridProps) {
         aria-label={t.gridTitle}
         aria-rowcount={index.rowCount + 1}
         aria-colcount={columns.length + 1}
+        aria-describedby="build-grid-help"
         style={{ width: `${width}px` }}
         onKeyDown={onKeyDown}
       >

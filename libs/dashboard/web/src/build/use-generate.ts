@@ -1,0 +1,47 @@
+/**
+ * Generate: the one request that carries the file's data. One Idempotency-Key per built body, made
+ * when that body is first sent: pressing twice (or again after an error) makes one file; an edited or
+ * fixed body is a new body, with a new key.
+ */
+import { useRef, useState } from 'preact/hooks';
+import type { DeclarationBody } from '../engine/protocol';
+import type { BuildConfig } from './config';
+import type { Generation } from './generate-panel';
+import { http } from './http';
+import { generateFile, type GeneratedFile } from './server';
+
+export interface Generator {
+  generation: Generation;
+  /** Sends the body (rows: its holders, for the asynchronous threshold); rejects as generateFile does. */
+  generate: (body: DeclarationBody, rows: number) => Promise<GeneratedFile>;
+  reset: () => void;
+}
+
+export function useGenerate(config: BuildConfig): Generator {
+  const [generation, setGeneration] = useState<Generation>({ state: 'idle' });
+  const key = useRef<{ body: DeclarationBody | null; key: string }>({ body: null, key: '' });
+  const keyFor = (body: DeclarationBody): string => {
+    if (key.current.body !== body) key.current = { body, key: crypto.randomUUID() };
+    return key.current.key;
+  };
+  return {
+    generation,
+    reset: () => setGeneration({ state: 'idle' }),
+    generate: async (body, rows) => {
+      setGeneration({ state: 'sending' });
+      try {
+        const file = await generateFile(body, rows, keyFor(body), {
+          fetch: http,
+          generateUrl: config.generateUrl,
+          csrf: config.csrf,
+          asyncAboveRows: config.asyncAboveRows,
+        });
+        setGeneration({ state: 'done', file });
+        return file;
+      } catch (error) {
+        setGeneration({ state: 'failed', message: error instanceof Error ? error.message : String(error) });
+        throw error;
+      }
+    },
+  };
+}
