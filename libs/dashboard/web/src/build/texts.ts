@@ -33,10 +33,8 @@ const EN = {
   or: 'or',
   choose: 'Choose a file',
   wrongFile: 'Choose an .xlsx, .csv, .tsv or .txt file.',
-  loadingEngine: 'Starting the checker…',
   reading: (name: string) => `Reading ${name}…`,
   checking: 'Checking…',
-  progress: 'Progress',
   readSummary: (rows: number, declarations: number, sheet: string, headerRow: number) =>
     `${count('en', rows, 'row', 'rows')} read from sheet “${sheet}” (headers on row ${headerRow}), ${count('en', declarations, 'declaration', 'declarations')}.`,
 
@@ -139,10 +137,8 @@ const FR: Texts = {
   or: 'ou',
   choose: 'Choisir un fichier',
   wrongFile: 'Choisissez un fichier .xlsx, .csv, .tsv ou .txt.',
-  loadingEngine: 'Démarrage du vérificateur…',
   reading: (name: string) => `Lecture de ${name}…`,
   checking: 'Vérification…',
-  progress: 'Avancement',
   readSummary: (rows: number, declarations: number, sheet: string, headerRow: number) =>
     `${count('fr', rows, 'ligne lue', 'lignes lues')} dans la feuille «${nbsp}${sheet}${nbsp}» (en-têtes en ligne ${headerRow}), ${count('fr', declarations, 'déclaration', 'déclarations')}.`,
 
