@@ -74,6 +74,12 @@ export function Grid(props: GridProps) {
     rows.scrollToIndex(next.row, { align: 'auto' });
   };
 
+  // Another file read: back to its first cell.
+  useEffect(() => {
+    setActive({ row: 0, col: 0 });
+    setEditing(false);
+  }, [index]);
+
   useEffect(() => {
     if (!target) return;
     const col = columns.findIndex((c) => c.name === target.column);
@@ -121,6 +127,7 @@ export function Grid(props: GridProps) {
         setActive({ row, col });
         setEditing(false);
       },
+      focus: (row, col) => setActive((at) => (at.row === row && at.col === col ? at : { row, col })),
       edit: (row, col) => {
         setActive({ row, col });
         setEditing(true);
@@ -136,6 +143,8 @@ export function Grid(props: GridProps) {
   );
 
   const items = rows.getVirtualItems();
+  // Tab enters the grid at the active cell, or in the first row in view when that one was scrolled away.
+  const tabRow = items.some((i) => i.index === active.row) ? active.row : (items[0]?.index ?? 0);
   const top = items.length ? items[0]!.start - HEAD_HEIGHT : 0;
   const bottom = items.length ? rows.getTotalSize() - items[items.length - 1]!.end : 0;
   const width = 64 + columns.reduce((n, c) => n + (WIDTHS[c.type] ?? 190), 0);
@@ -180,7 +189,7 @@ export function Grid(props: GridProps) {
               problems={props.problems}
               places={props.places}
               row={item.index}
-              activeCol={active.row === item.index ? active.col : -1}
+              activeCol={tabRow === item.index ? active.col : -1}
               editing={editing && active.row === item.index}
               targetColumn={target?.row === item.index ? target.column : null}
               actions={actions}
@@ -204,13 +213,14 @@ function Spacer({ height, span }: { height: number; span: number }) {
 /** What a row asks of the grid; one object for the grid's life, so that rows in view stay unchanged on a scroll. */
 interface RowActions {
   click: (row: number, col: number) => void;
+  focus: (row: number, col: number) => void;
   edit: (row: number, col: number) => void;
   stopEditing: (text: string | null) => void;
 }
 
 type RowProps = Pick<GridProps, 't' | 'body' | 'index' | 'columns' | 'problems' | 'places'> & {
   row: number;
-  /** The active cell's column when it is in this row, else -1. */
+  /** The column of the cell Tab reaches (the active one) when it is in this row, else -1. */
   activeCol: number;
   /** Whether the active cell of this row is being edited. */
   editing: boolean;
@@ -258,6 +268,7 @@ const GridRow = memo(function GridRow(props: RowProps) {
             aria-describedby={descId}
             title={title || undefined}
             onClick={() => actions.click(row, col)}
+            onFocus={() => actions.focus(row, col)}
             onDblClick={() => actions.edit(row, col)}
           >
             {activeCol === col && props.editing ? (
