@@ -174,10 +174,11 @@ describe('changeRow (where a safe fix changed a value)', () => {
     to: 'b',
   });
 
-  it('reads the body path first, else the row as a file line', () => {
+  it('reads the body path first, else the first row of the declaration (row: its index, 1-based)', () => {
     expect(changeRow(change('declarations[1].holders[0].nir', 2), index)).toBe(2);
+    expect(changeRow(change('declarations[0].holders[1].nir', 1), index)).toBe(1);
     expect(changeRow(change('declarations[0].training.start_date', 1), index)).toBe(0);
-    expect(changeRow(change('nir', 3), index)).toBe(1);
+    expect(changeRow(change('nir', 2), index)).toBe(2);
     expect(changeRow(change('nir', 9), index)).toBeNull();
   });
 });

@@ -170,12 +170,9 @@ export function problemsByCell(problems: readonly Problem[]): Map<string, Proble
 }
 
 /**
- * The grid row of a normalization the engine made: from its body path when `field` is one, else
- * from its `row` counted as validation counts rows (the generated file's line, header = 1).
+ * The grid row of a value the safe fixes changed: from its body path (`field`), else the first row of
+ * its declaration (`row`, the declaration's index, 1-based).
  */
 export function changeRow(change: BodyChange, index: RowIndex): number | null {
-  const byField = rowOfField(change.field, index);
-  if (byField !== null) return byField;
-  const row = change.row - 2;
-  return row >= 0 && row < index.rowCount ? row : null;
+  return rowOfField(change.field, index) ?? index.rowOf(change.row - 1);
 }
