@@ -4,4 +4,9 @@ import { BuildApp } from './build-app';
 import { readConfig } from './config';
 
 const root = document.getElementById('build-app');
-if (root) render(<BuildApp config={readConfig(root)} />, root);
+if (root) {
+  const config = readConfig(root);
+  // The shell's "loading" line goes: Preact would otherwise reuse its element for the app's first one.
+  root.replaceChildren();
+  render(<BuildApp config={config} />, root);
+}
