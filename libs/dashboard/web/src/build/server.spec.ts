@@ -41,14 +41,14 @@ const settings = (fetch: Fetch) => ({
 const headersOf = (call: Call) => call.init.headers as Record<string, string>;
 
 describe('generateFile (the one request that carries the data)', () => {
-  it('posts { body } with the CSRF token and the idempotency key, synchronously for a small body', async () => {
+  it('posts the body (as POST /v1/files/generate takes it) with the CSRF token and the idempotency key, synchronously for a small body', async () => {
     const file = { file_id: 'file_1', status: 'available', download_url: '/dashboard/files/file_1/download' };
     const { fetch, calls } = fakeFetch(json(200, file));
     await expect(generateFile(body, 1, 'key-1', settings(fetch))).resolves.toEqual(file);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.url).toBe('/dashboard/build/generate');
     expect(calls[0]!.init.method).toBe('POST');
-    expect(JSON.parse(calls[0]!.init.body as string)).toEqual({ body });
+    expect(JSON.parse(calls[0]!.init.body as string)).toEqual(body);
     expect(headersOf(calls[0]!)).toMatchObject({ 'X-CSRF-Token': 'tok', 'Idempotency-Key': 'key-1' });
     expect(headersOf(calls[0]!).Prefer).toBeUndefined();
   });

@@ -100,7 +100,8 @@ export function fileStatusUrl(generateUrl: string, fileId: string): string {
 }
 
 /**
- * POST the body to Generate, with the Idempotency-Key made once for this body (a second press sends
+ * POST the body to Generate — as POST /v1/files/generate takes it (the declaration body; the API's
+ * default options) — with the Idempotency-Key made once for this body (a second press sends
  * the same key: one file), then poll a file accepted asynchronously until it is ready or failed.
  */
 export async function generateFile(
@@ -120,7 +121,7 @@ export async function generateFile(
     method: 'POST',
     credentials: 'same-origin',
     headers,
-    body: JSON.stringify({ body }),
+    body: JSON.stringify(body),
   });
   if (!res.ok) throw await refused(res);
   let file = (await res.json()) as GeneratedFile;
