@@ -818,6 +818,7 @@ describe('security of the dashboard', () => {
       '/dashboard',
       '/dashboard/keys',
       '/dashboard/files',
+      '/dashboard/build',
       '/dashboard/try',
       '/dashboard/account',
     ];
@@ -828,7 +829,7 @@ describe('security of the dashboard', () => {
       expect({ url, status: res.status }).toEqual({ url, status: 200 });
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['content-security-policy']).toBe(
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        "default-src 'self'; script-src 'self'; worker-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
       );
       expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
