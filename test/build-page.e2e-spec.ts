@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -144,6 +144,10 @@ async function filesOf(organizationId: string): Promise<number> {
 }
 
 beforeAll(async () => {
+  if (!existsSync(path.join(WEB_DIR, 'manifest.json')))
+    throw new Error(
+      `${WEB_DIR}/manifest.json is missing: run npm run build:web (the e2e setup builds it when stale)`,
+    );
   tmp = mkdtempSync(path.join(tmpdir(), 'ppfile-build-'));
   gw = await startGateway({ queue: { generateThresholdRows: QUEUE_ABOVE_ROWS } });
   org = await gw.organization('starter', 'Build Org');

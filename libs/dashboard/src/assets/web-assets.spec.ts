@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { ReferenceDirectory } from '@ppfile/refdata';
 import { CURRENT_SPEC_VERSION } from '@ppfile/rules';
-import { WebBundleMissing } from '../dashboard-errors';
+import { renderFailure, WebBundleMissing } from '../dashboard-errors';
 import { acceptedEncoding } from '../static.controller';
 import { findWebBundleDir, loadWebBundle, referenceListsAsset, WebAssets, webAssetUrls } from './web-assets';
 
@@ -115,5 +115,37 @@ describe('the reference lists asset', () => {
     expect(acceptedEncoding('identity', lists)).toBeNull();
     expect(acceptedEncoding(undefined, lists)).toBeNull();
     expect(acceptedEncoding('br', { ...lists, br: undefined })).toBeNull();
+  });
+});
+
+describe('a page of the front end when the bundle was not built', () => {
+  it('is a 503 page that says to run npm run build:web', () => {
+    const sent: { status?: number; headers: Record<string, string>; body?: string } = { headers: {} };
+    const res = {
+      headersSent: false,
+      locals: {} as Record<string, unknown>,
+      status(code: number) {
+        sent.status = code;
+        return this;
+      },
+      setHeader(name: string, value: string) {
+        sent.headers[name.toLowerCase()] = value;
+      },
+      send(body: string) {
+        sent.body = body;
+      },
+    };
+    const req = {
+      method: 'GET',
+      originalUrl: '/dashboard/build',
+      url: '/dashboard/build',
+      header: () => undefined,
+      dashboard: { lang: 'fr', cookies: new Map(), session: null, sessionEnded: false },
+    };
+    renderFailure(req as never, res as never, new WebBundleMissing());
+    expect(sent.status).toBe(503);
+    expect(res.locals.errorCode).toBe('SERVICE_UNAVAILABLE');
+    expect(sent.body).toContain('npm run build:web');
+    expect(sent.body).toContain('Page non construite');
   });
 });

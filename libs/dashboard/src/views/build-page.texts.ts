@@ -44,9 +44,10 @@ export const BUILD_TEXTS = {
           `l’en-tête n°\u00a0${n} dépasse ${max} caractères\u00a0: on ne garde que l’en-tête d’une colonne, jamais une cellule`,
       },
       unknownColumn: {
-        en: (n: number) => `header no. ${n}: the column must be one of this kind of file’s, or null`,
+        en: (n: number) =>
+          `header no. ${n}: not a column of this kind of file (name one of its columns, or null)`,
         fr: (n: number) =>
-          `en-tête n°\u00a0${n}\u00a0: la colonne doit être l’une de ce type de fichier, ou null`,
+          `en-tête n°\u00a0${n}\u00a0: cette colonne n’existe pas pour ce type de fichier (indiquez l’une de ses colonnes, ou null)`,
       },
     },
   },
