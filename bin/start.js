@@ -40,4 +40,20 @@ for (const { app } of stale) {
     process.exit(1);
   }
 }
+// The dashboard's browser bundles (libs/dashboard/web/build.mjs, about a second): the gateway serves them.
+const WEB_MANIFEST = path.join(ROOT, 'dist/dashboard-web/manifest.json');
+const webSources = Math.max(
+  ...['libs', 'package.json', 'package-lock.json'].map((p) => newest(path.join(ROOT, p))),
+);
+if (!existsSync(WEB_MANIFEST) || statSync(WEB_MANIFEST).mtimeMs < webSources) {
+  process.stdout.write('ppfile: building web…\n');
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'libs/dashboard/web/build.mjs')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) {
+    process.stderr.write('ppfile: building web failed (see above)\n');
+    process.exit(1);
+  }
+}
 require(path.join(ROOT, TARGETS[0].main));
