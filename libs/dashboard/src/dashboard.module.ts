@@ -1,6 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { Clock, RateLimiter } from '@ppfile/infra';
+import { ReferenceDirectory } from '@ppfile/refdata';
+import { WebAssets } from './assets/web-assets';
 import { DashboardAccountController } from './account.controller';
 import { DashboardAuthController } from './auth.controller';
 import { DashboardAuth } from './dashboard-auth';
@@ -63,6 +65,12 @@ export class DashboardModule {
           provide: DeviceCookies,
           useFactory: (clock: Clock) => DeviceCookies.fromSecret(options.secret, () => clock.now().getTime()),
           inject: [Clock],
+        },
+        {
+          // The front end's bundle and the reference lists it checks against, read once at boot.
+          provide: WebAssets,
+          useFactory: (references: ReferenceDirectory) => WebAssets.load(references),
+          inject: [ReferenceDirectory],
         },
         DashboardAuth,
         DashboardSessionMiddleware,

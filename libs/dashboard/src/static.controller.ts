@@ -1,7 +1,8 @@
-import { All, Controller, Get, Req, Res, UseFilters } from '@nestjs/common';
+import { All, Controller, Get, Inject, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { assetAt } from './assets/assets';
+import { WebAssets } from './assets/web-assets';
 import { DashboardExceptionFilter, DashboardNotFound } from './dashboard-errors';
 import type { DashboardRequest } from './dashboard-request';
 
@@ -14,9 +15,11 @@ import type { DashboardRequest } from './dashboard-request';
 @Controller('dashboard/static')
 @UseFilters(DashboardExceptionFilter)
 export class DashboardStaticController {
+  constructor(@Inject(WebAssets) private readonly web: WebAssets) {}
+
   @Get(':name')
   asset(@Req() req: DashboardRequest, @Res() res: Response): void {
-    const asset = assetAt(req.path);
+    const asset = assetAt(req.path) ?? this.web.at(req.path);
     if (!asset) throw new DashboardNotFound();
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
     res.setHeader('ETag', asset.etag);
