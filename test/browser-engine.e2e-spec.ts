@@ -147,8 +147,8 @@ async function viaApi(c: EngineCase, lang: 'en' | 'fr' = 'en'): Promise<string> 
   if (c.form.mapping !== undefined) req = req.field('mapping', JSON.stringify(c.form.mapping));
   const res = await req.attach('file', c.bytes, c.form.filename);
   if (res.status === 200) return `{"result":${res.text}}`;
-  const { request_id: _id, ...error } = res.body.error;
-  return JSON.stringify({ error: { status: res.status, ...error } });
+  const { code, message, details } = res.body.error;
+  return JSON.stringify({ error: { status: res.status, code, message, details } });
 }
 
 /** The engine's error as the API's error, field order aside: `{status, code, message, details}`. */

@@ -20,7 +20,11 @@ export const OUT_DIR = path.join(ROOT, 'dist/dashboard-web');
 
 /** Logical name → entry point. The worker is a classic script (`new Worker(url)`), the pages modules. */
 const WORKER = { 'engine-worker.js': 'src/engine/engine.worker.ts' };
-const PAGES = { 'try.js': 'src/try/main.tsx', 'build.js': 'src/build/main.tsx', 'build.css': 'src/build/build.css' };
+const PAGES = {
+  'try.js': 'src/try/main.tsx',
+  'build.js': 'src/build/main.tsx',
+  'build.css': 'src/build/build.css',
+};
 
 const shared = {
   bundle: true,
@@ -86,7 +90,9 @@ export async function buildWeb({ metafile: writeMeta = false } = {}) {
   // The pages leave the rules to the worker and get no Buffer (25 KB): one that needs it is a mistake.
   for (const out of Object.keys(pages.metafile.outputs)) {
     if (out.endsWith('.js') && /\bBuffer\b/.test(readFileSync(path.join(ROOT, out), 'utf8')))
-      throw new Error(`build:web: ${out} uses Buffer: the format's rules run in the engine worker, not in a page`);
+      throw new Error(
+        `build:web: ${out} uses Buffer: the format's rules run in the engine worker, not in a page`,
+      );
   }
   const manifest = { ...outputsOf(worker.metafile, WORKER), ...outputsOf(pages.metafile, PAGES) };
   for (const logical of [...Object.keys(WORKER), ...Object.keys(PAGES)]) {

@@ -58,15 +58,23 @@ export function loadWebBundle(dir: string | null): Map<WebLogicalName, Asset> | 
   for (const logical of WEB_LOGICAL_NAMES) {
     const file = manifest[logical];
     if (typeof file !== 'string' || !BUNDLE_FILE.test(file))
-      throw new Error(`${join(dir, WEB_MANIFEST)}: no valid file name for "${logical}" (run npm run build:web)`);
+      throw new Error(
+        `${join(dir, WEB_MANIFEST)}: no valid file name for "${logical}" (run npm run build:web)`,
+      );
     const ext = file.slice(file.lastIndexOf('.') + 1);
-    bundle.set(logical, assetOf(`/dashboard/static/${file}`, CONTENT_TYPES[ext]!, readFileSync(join(dir, file))));
+    bundle.set(
+      logical,
+      assetOf(`/dashboard/static/${file}`, CONTENT_TYPES[ext]!, readFileSync(join(dir, file))),
+    );
   }
   return bundle;
 }
 
 /** The reference lists as the browser's engine reads them (engine.ts ReferenceListsAsset): codes only. */
-export function referenceListsAsset(references: ReferenceDirectory, specVersion = CURRENT_SPEC_VERSION): Asset {
+export function referenceListsAsset(
+  references: ReferenceDirectory,
+  specVersion = CURRENT_SPEC_VERSION,
+): Asset {
   const lists = references.lists(specVersion);
   const body = {
     spec_version: specVersion,

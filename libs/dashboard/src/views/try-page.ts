@@ -88,7 +88,9 @@ export function tryPage(ctx: ViewContext, view: TryView): Html {
             />
             ${t.tryIt.strict}</label
           >
-          <div><button class="btn" type="submit" ${view.app ? '' : html` disabled`}>${t.tryIt.submit}</button></div>
+          <div>
+            <button class="btn" type="submit" ${view.app ? '' : html` disabled`}>${t.tryIt.submit}</button>
+          </div>
         </form>
       </div>`,
   });

@@ -37,8 +37,9 @@ interface PatchedBuffer {
 
 const proto = Buffer.prototype as unknown as PatchedBuffer & Uint8Array;
 type Method<R> = (this: Uint8Array, ...args: unknown[]) => R;
-const originalToString = proto.toString as Method<string>;
-const originalWrite = proto.write as Method<number>;
+// Read off the prototype to be called with `.call(this, …)`, as the package's own methods.
+const originalToString = Reflect.get(proto, 'toString') as Method<string>;
+const originalWrite = Reflect.get(proto, 'write') as Method<number>;
 const originalByteLength = Buffer.byteLength.bind(Buffer);
 const originalFrom = Buffer.from.bind(Buffer) as (...args: unknown[]) => Buffer;
 
@@ -82,7 +83,7 @@ proto.write = function write(
 Buffer.byteLength = function byteLength(string: unknown, encoding?: unknown): number {
   if (typeof string === 'string' && isUtf8Name(encoding)) return utf8Length(string);
   return originalByteLength(string as string, encoding as BufferEncoding);
-} as typeof Buffer.byteLength;
+};
 
 Buffer.from = function from(value: unknown, encodingOrOffset?: unknown, length?: unknown): Buffer {
   if (typeof value === 'string' && isUtf8Name(encodingOrOffset)) {
