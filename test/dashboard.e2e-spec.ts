@@ -933,13 +933,6 @@ describe('security of the dashboard', () => {
         .send({ ...fields, _csrf: csrf });
       expect({ url, crossSite: crossSite.status }).toEqual({ url, crossSite: 403 });
     }
-    const upload = await request(gw.http)
-      .post('/dashboard/try')
-      .set('Cookie', cookieA)
-      .field('type', 'adf')
-      .field('declarant', 'employer')
-      .attach('file', Buffer.from(invalidCsv()), 'x.csv');
-    expect(upload.status).toBe(403);
     // The pre-session forms: the double-submit cookie must match.
     const form = await request(gw.http).get('/dashboard/sign-in');
     const noCookie = await request(gw.http)
