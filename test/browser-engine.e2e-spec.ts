@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import request from 'supertest';
 import { ReferenceDirectory } from '@ppfile/refdata';
-import { generateFile } from '@ppfile/rules';
+import { generateFile, normalizeBody, type RequestError } from '@ppfile/rules';
 import { NIR_A, NIR_B, validBody } from '@ppfile/rules/testing/fixtures';
 import { sheet } from '@ppfile/sheets/testing/workbooks';
 import type { Request } from 'playwright-core';
@@ -97,7 +97,13 @@ interface EngineCase {
  * Runs the cases in the page, through the engine worker the gateway serves and the protocol
  * (protocol.ts) by hand: each answer JSON.stringify'd in the page, as the bytes a response would be.
  */
-async function inWorker(cases: EngineCase[], lang: 'en' | 'fr' = 'en'): Promise<string[]> {
+/** A request of the body ops (validate-body, normalize-body), the message's fields without id and op. */
+interface BodyCase {
+  op: 'validate-body' | 'normalize-body';
+  message: Json;
+}
+
+async function inWorker(cases: (EngineCase | BodyCase)[], lang: 'en' | 'fr' = 'en'): Promise<string[]> {
   const cfg = lang === config.lang ? config : await pageConfig(lang);
   return browser.page.evaluate(
     async ({ cfg, lang, cases }) => {
@@ -123,13 +129,25 @@ async function inWorker(cases: EngineCase[], lang: 'en' | 'fr' = 'en'): Promise<
       if (init.error) throw new Error(JSON.stringify(init.error));
       const out: string[] = [];
       for (const c of cases) {
+        if (c.base64 === null) {
+          out.push(await ask({ id: id++, op: c.op, ...c.message }));
+          continue;
+        }
         const bytes = Uint8Array.from(g.atob(c.base64) as string, (ch: string) => ch.charCodeAt(0)).buffer;
-        out.push(await ask({ id: id++, op: c.op, bytes, form: c.form }, [bytes]));
+        out.push(await ask({ id: id++, op: c.op, bytes, ...c.message }, [bytes]));
       }
       worker.terminate();
       return out;
     },
-    { cfg, lang, cases: cases.map((c) => ({ op: c.op, form: c.form, base64: c.bytes.toString('base64') })) },
+    {
+      cfg,
+      lang,
+      cases: cases.map((c) =>
+        'bytes' in c
+          ? { op: c.op, message: { form: c.form }, base64: c.bytes.toString('base64') }
+          : { op: c.op, message: c.message, base64: null },
+      ),
+    },
   );
 }
 
@@ -269,7 +287,8 @@ describe('the engine in Chromium answers what the API answers, to the byte', () 
       })),
     );
     const results = await expectParity(cases);
-    console.log('csv fixtures', cases.length, results);
+    // Every one is a validation answer (an official export or a column list is a file rejected as a whole).
+    expect(results).toBe(cases.length);
   });
 
   it('POST /v1/files/validate: encodings, line ends, slices, refusals; lenient references; in French', async () => {
@@ -294,7 +313,8 @@ describe('the engine in Chromium answers what the API answers, to the byte', () 
       form: { type: 'xyz', declarant: 'employer', strict_references: true, filename: 'x.csv' },
     };
     const results = await expectParity([...cases, ...lenient, wrongForm]);
-    console.log('made', cases.length * 2 + 1, results);
+    // All answered but the file over the row limit (strict and lenient) and the wrong type: the API's refusals.
+    expect(results).toBe(cases.length * 2 - 2);
     await expectParity([...cases.slice(0, 6), wrongForm], 'fr');
   });
 
@@ -378,8 +398,96 @@ describe('the engine in Chromium answers what the API answers, to the byte', () 
       { name: 'not a spreadsheet', op: 'import', bytes: Buffer.from([0, 1, 2, 3, 4, 5, 6, 7, 8]), form },
     );
     const results = await expectParity(cases);
-    console.log('imports', cases.length, results);
+    // The rest are the API's refusals: an encrypted workbook, a flat ODS, an unknown sheet, a bad mapping…
+    expect(results).toBeGreaterThan(cases.length / 2);
     await expectParity(cases.slice(-8), 'fr');
+  });
+
+  it('POST /v1/declarations/validate: the goldens, the imported bodies, bodies with errors and refusals; normalize-body is libs/rules normalizeBody', async () => {
+    const bodies: { name: string; body: Json }[] = [];
+    for (const [type, declarant] of KINDS) {
+      const golden = JSON.parse(
+        readFileSync(path.join(ROOT, 'libs/rules/test/golden', `${type}-${declarant}.json`), 'utf8'),
+      );
+      bodies.push({ name: `golden ${type}/${declarant}`, body: golden });
+      const broken = structuredClone(golden);
+      broken.declarations[0].holders[0].nir = ' 12 34 ';
+      broken.declarations[0].holders[0].validity_start = '2026-13-45';
+      broken.declarations[0].reference = '  Session\u0301 ';
+      bodies.push({ name: `broken ${type}/${declarant}`, body: broken });
+    }
+    // The body an import makes (what the Build page checks again after an edit).
+    const imported = JSON.parse(
+      (
+        await inWorker([
+          {
+            op: 'import',
+            bytes: goldenCsv('adf', 'training_organization'),
+            form: {
+              type: 'adf',
+              declarant: 'training_organization',
+              strict_references: true,
+              filename: 'g.csv',
+            },
+          },
+        ])
+      )[0]!,
+    ).result.body;
+    bodies.push({ name: 'an imported body', body: imported });
+    bodies.push({ name: 'not a body', body: { type: 'adf', declarations: 'x' } as Json });
+    let results = 0;
+    for (const strict of [true, false]) {
+      const answers = await inWorker(
+        bodies.map(({ body }) => ({
+          op: 'validate-body' as const,
+          message: { body, strict_references: strict },
+        })),
+      );
+      for (const [i, { name, body }] of bodies.entries()) {
+        const res = await request(gw.http)
+          .post('/v1/declarations/validate')
+          .set('Authorization', `Bearer ${org.live}`)
+          .send({ ...body, options: { ...(body.options ?? {}), strict_references: strict } });
+        const api =
+          res.status === 200
+            ? `{"result":${res.text}}`
+            : JSON.stringify({
+                error: {
+                  status: res.status,
+                  code: res.body.error.code,
+                  message: res.body.error.message,
+                  details: res.body.error.details,
+                },
+              });
+        if (res.status === 200) results++;
+        expect({ name, strict, answer: res.status === 200 ? answers[i] : normalized(answers[i]!) }).toEqual({
+          name,
+          strict,
+          answer: api,
+        });
+      }
+    }
+    expect(results).toBe((bodies.length - 1) * 2);
+    const normalizedAnswers = await inWorker(
+      bodies.map(({ body }) => ({ op: 'normalize-body' as const, message: { body } })),
+    );
+    for (const [i, { name, body }] of bodies.entries()) {
+      let expected: string;
+      try {
+        expected = JSON.stringify({ result: normalizeBody(body, 'en') });
+      } catch (e) {
+        expected = JSON.stringify({ error: { code: (e as RequestError).code } });
+      }
+      const answer = JSON.parse(normalizedAnswers[i]!);
+      expect({
+        name,
+        answer: answer.error ? JSON.stringify({ error: { code: answer.error.code } }) : normalizedAnswers[i],
+      }).toEqual({
+        name,
+        answer: expected,
+      });
+    }
+    expect(JSON.parse(normalizedAnswers[1]!).result.changes.length).toBeGreaterThan(3);
   });
 });
 
