@@ -46,9 +46,10 @@ export type EngineOp = EngineRequest['op'];
  * One value the §5 normalizations changed (API.md §5, SERVICE.md §2.6): libs/rules normalizeBody's
  * BodyValueChange — `row` the declaration's index, 1-based; `field` the value's request path as the
  * API's `normalizations[].field` names it (`declarations[0].holders[1].nir`); `column` the official
- * column; `rule` the first rule that changed it and `rules` all of them; `from` and `to` the values.
+ * column; `rule` the first rule that changed it and `rules` all of them (the engine always sends
+ * them); `from` and `to` the values.
  */
-export type BodyChange = BodyValueChange;
+export type BodyChange = Omit<BodyValueChange, 'rule' | 'rules'> & { rule: string; rules?: string[] };
 
 export interface NormalizeResult {
   body: DeclarationBody;
