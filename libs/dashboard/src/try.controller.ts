@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Clock } from '@ppfile/infra';
 import { formatIsoDate, parisDay } from '@ppfile/rules';
-import { WebAssets, WebBundleMissing } from './assets/web-assets';
+import { WebAssets } from './assets/web-assets';
 import { DashboardExceptionFilter, sendPage } from './dashboard-errors';
 import type { DashboardRequest, SignedIn } from './dashboard-request';
 import { Session, SignedInGuard } from './signed-in';
@@ -28,14 +28,12 @@ export class DashboardTryController {
   @Get()
   page(@Req() req: DashboardRequest, @Res() res: Response, @Session() _session: SignedIn): void {
     const ctx = viewContext(req);
-    let urls;
-    try {
-      urls = this.web.urls();
-    } catch (e) {
-      if (!(e instanceof WebBundleMissing)) throw e;
+    // Not built (`npm run build:web` before the start): the form, and the page saying why it cannot check.
+    if (!this.web.built) {
       res.locals.errorCode = 'SERVICE_UNAVAILABLE';
       return sendPage(res, 503, tryPage(ctx, { form: DEFAULT_FORM, missingBundle: true }));
     }
+    const urls = this.web.urls();
     sendPage(
       res,
       200,

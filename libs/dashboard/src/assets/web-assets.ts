@@ -31,14 +31,6 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 const BUNDLE_FILE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.(js|css)$/;
 
-/** A page of the front end when `npm run build:web` was not run before the start. */
-export class WebBundleMissing extends Error {
-  override readonly name = 'WebBundleMissing';
-  constructor() {
-    super('The dashboard front end is not built: run npm run build:web.');
-  }
-}
-
 export function findWebBundleDir(from: string = __dirname): string | null {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return join(dir, WEB_BUNDLE_DIR);
@@ -116,7 +108,7 @@ export class WebAssets {
   urls(): WebAssetUrls {
     const url = (name: WebLogicalName): string => {
       const asset = this.bundle?.get(name);
-      if (!asset) throw new WebBundleMissing();
+      if (!asset) throw new Error('The dashboard front end is not built: run npm run build:web.');
       return asset.path;
     };
     return {
