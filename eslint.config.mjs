@@ -121,9 +121,9 @@ function layerBlocks(root, patterns, escapeMessage) {
       ],
     },
   });
-  const blocks = [block(`${root}/**/*.ts`, MAX_DEPTH)];
+  const blocks = [block(`${root}/**/*.{ts,tsx}`, MAX_DEPTH)];
   for (let depth = 1; depth < MAX_DEPTH; depth++)
-    blocks.push(block(`${root}/${'*/'.repeat(depth)}*.ts`, depth));
+    blocks.push(block(`${root}/${'*/'.repeat(depth)}*.{ts,tsx}`, depth));
   return blocks;
 }
 
@@ -148,9 +148,10 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/out/**'] },
   js.configs.recommended,
   // Type-aware: the rules see the types (promises not awaited, `any` flowing into typed code, …).
-  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ['**/*.ts'] })),
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ['**/*.ts', '**/*.tsx'] })),
   {
-    files: ['**/*.ts'],
+    // The dashboard's browser code (libs/dashboard/web) is TSX too: Preact components.
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
@@ -174,6 +175,11 @@ export default tseslint.config(
   },
   { files: ['**/*.js', '**/*.cjs', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
+    // Node scripts written as modules (libs/dashboard/web/build.mjs).
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
@@ -196,10 +202,10 @@ export default tseslint.config(
     // are erased by the compiler and are not circles. Cost (2 cores): about 10 s of CPU on a lint of
     // about 55 s, mostly parsing each file once more; ignoreExternal keeps it out of node_modules'
     // typings (15 s more without it), and maxDepth would save nothing (every file is parsed anyway).
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/extensions': ['.ts'],
+      'import-x/extensions': ['.ts', '.tsx'],
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
@@ -207,7 +213,7 @@ export default tseslint.config(
   {
     // No regular expression whose time can grow faster than its input (issue 32: one over a
     // workbook's number format froze the gateway for minutes). Tests are exempt: their input is theirs.
-    files: ['**/*.ts', '**/*.js', '**/*.mjs'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs'],
     ignores: TESTS,
     plugins: { regexp },
     rules: {

@@ -30,13 +30,31 @@ const stale = TARGETS.filter(({ main, sources }) => {
   const latest = Math.max(shared, ...sources.map((p) => newest(path.join(ROOT, p))));
   return statSync(out).mtimeMs < latest;
 });
-if (stale.length === 0) process.stdout.write('ppfile: build is current (cli, gateway, worker)\n');
+// The dashboard's browser bundles (libs/dashboard/web/build.mjs, about a second): the gateway serves them.
+const WEB_MANIFEST = path.join(ROOT, 'dist/dashboard-web/manifest.json');
+const webSources = Math.max(
+  ...['libs', 'package.json', 'package-lock.json'].map((p) => newest(path.join(ROOT, p))),
+);
+const webStale = !existsSync(WEB_MANIFEST) || statSync(WEB_MANIFEST).mtimeMs < webSources;
+if (stale.length === 0 && !webStale)
+  process.stdout.write('ppfile: build is current (cli, gateway, worker, web)\n');
 for (const { app } of stale) {
   process.stdout.write(`ppfile: building ${app}…\n`);
   const nest = path.join(ROOT, 'node_modules', '.bin', 'nest');
   const r = spawnSync(nest, ['build', app], { cwd: ROOT, stdio: 'inherit' });
   if (r.status !== 0) {
     process.stderr.write(`ppfile: building ${app} failed (see above)\n`);
+    process.exit(1);
+  }
+}
+if (webStale) {
+  process.stdout.write('ppfile: building web…\n');
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'libs/dashboard/web/build.mjs')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) {
+    process.stderr.write('ppfile: building web failed (see above)\n');
     process.exit(1);
   }
 }

@@ -593,25 +593,20 @@ describe('the dashboard in Chromium', () => {
     expect({ used: usage.used, testRows: usage.testRows }).toEqual({ used: 7, testRows: 3 });
   });
 
-  it('Try it refuses more than 50 rows (a test key’s limit) and says so; a valid file is valid', async () => {
+  it('Try it checks in the browser with a live key’s limits (51 rows are checked); an empty file is refused; a valid file is valid', async () => {
     const page = browser!.page;
+    await page.goto(`${base}/dashboard/try`);
+    await page.setInputFiles('#file', { name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.alloc(0) });
+    await page.click('form.try-form button[type=submit]');
+    await expect(text(page.locator('.alert.error'))).resolves.toBe('Choose a CSV file to check.');
     const big = generateFile(validBody('adf', 'employer', 51), {
       refs: new ReferenceDirectory(null).lists('2026-02'),
     }).content;
-    await page.goto(`${base}/dashboard/try`);
     await page.setInputFiles('#file', { name: 'big.csv', mimeType: 'text/csv', buffer: big });
     await page.selectOption('#declarant', 'employer');
     await page.click('form.try-form button[type=submit]');
-    await expect(text(page.locator('.alert.error'))).resolves.toContain(
-      'The file has 51 rows; Try it checks at most 50',
-    );
-    const ok = generateFile(validBody('adf', 'employer', 4), {
-      refs: new ReferenceDirectory(null).lists('2026-02'),
-    }).content;
-    await page.setInputFiles('#file', { name: 'ok.csv', mimeType: 'text/csv', buffer: ok });
-    await page.selectOption('#declarant', 'employer');
-    await page.click('form.try-form button[type=submit]');
     await expect(text(page.locator('#result h2'))).resolves.toBe('The file is valid.');
+    await expect(text(page.locator('#result .counts div:first-child b'))).resolves.toBe('51');
     await expect(page.locator('#error-report').count()).resolves.toBe(0);
   });
 
@@ -779,24 +774,17 @@ describe("the dashboard forms (DTO classes): a problem is shown on the form, in 
     expect((await signIn(email, NEW_PASSWORD, '198.51.100.45')).res.status).toBe(303);
   });
 
-  it("Try it: a wrong type is named with the API's words, a missing file first", async () => {
-    const { csrf } = await page(cookie, '/dashboard/try');
-    const wrong = await request(gw.http)
+  it('Try it has no upload route: a form post with its token is the 404 page, nothing is checked', async () => {
+    const { csrf } = await page(cookie, '/dashboard/keys');
+    const res = await request(gw.http)
       .post('/dashboard/try')
       .set('Cookie', cookie)
       .field('_csrf', csrf)
-      .field('type', 'xyz')
+      .field('type', 'adf')
       .field('declarant', 'employer')
-      .attach('file', Buffer.from('a|b\r\n'), 'f.csv');
-    expect(wrong.status).toBe(400);
-    expect(wrong.text).toContain('type: must be one of: adf, jdr');
-    const noFile = await request(gw.http)
-      .post('/dashboard/try')
-      .set('Cookie', cookie)
-      .field('_csrf', csrf)
-      .field('type', 'xyz');
-    expect(noFile.status).toBe(400);
-    expect(noFile.text).toContain('Choose a CSV file to check.');
+      .attach('file', Buffer.from(invalidCsv()), 'f.csv');
+    expect(res.status).toBe(404);
+    expect(res.text).not.toContain('data-error-count');
   });
 });
 
@@ -818,6 +806,7 @@ describe('security of the dashboard', () => {
       '/dashboard',
       '/dashboard/keys',
       '/dashboard/files',
+      '/dashboard/build',
       '/dashboard/try',
       '/dashboard/account',
     ];
@@ -828,7 +817,7 @@ describe('security of the dashboard', () => {
       expect({ url, status: res.status }).toEqual({ url, status: 200 });
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['content-security-policy']).toBe(
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        "default-src 'self'; script-src 'self'; worker-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
       );
       expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -945,13 +934,6 @@ describe('security of the dashboard', () => {
         .send({ ...fields, _csrf: csrf });
       expect({ url, crossSite: crossSite.status }).toEqual({ url, crossSite: 403 });
     }
-    const upload = await request(gw.http)
-      .post('/dashboard/try')
-      .set('Cookie', cookieA)
-      .field('type', 'adf')
-      .field('declarant', 'employer')
-      .attach('file', Buffer.from(invalidCsv()), 'x.csv');
-    expect(upload.status).toBe(403);
     // The pre-session forms: the double-submit cookie must match.
     const form = await request(gw.http).get('/dashboard/sign-in');
     const noCookie = await request(gw.http)

@@ -601,6 +601,7 @@ describe('the migrated database matches schema.prisma', () => {
   it('has the models, keys and index the service relies on', () => {
     expect(Object.keys(actual.tables).sort()).toEqual([
       'api_keys',
+      'column_mappings',
       'files',
       'idempotency_records',
       'job_payloads',
@@ -621,6 +622,8 @@ describe('the migrated database matches schema.prisma', () => {
       users_email_key: 'unique on users(email)',
       users_invitation_hash_key: 'unique on users(invitation_hash)',
       files_organization_id_created_at_idx: 'index on files(organization_id,created_at)',
+      api_keys_user_id_key: 'unique on api_keys(user_id)',
+      column_mappings_pkey: 'primary key on column_mappings(organization_id,type,declarant)',
     });
   });
 
@@ -1207,7 +1210,7 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
       expect(applied).toHaveLength(1);
       const plain = cli(['admin', 'db', 'migrate'], url);
       expect(plain.status).toBe(0);
-      expect(plain.out).toMatch(/is up to date \(5 migration\(s\) applied\)/);
+      expect(plain.out).toMatch(/is up to date \(6 migration\(s\) applied\)/);
       const json = cli(['admin', 'db', 'migrate', '--json'], url);
       expect(json.status).toBe(0);
       expect(JSON.parse(json.out)).toEqual({
@@ -1218,6 +1221,7 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
           '20261123130000_test_rows',
           '20261124120000_dashboard',
           '20261127120000_payloads_in_object_store',
+          '20261128120000_build_page',
         ],
         created_database: false,
       });
@@ -1238,6 +1242,7 @@ describe('admin CLI (`node bin/ppfile.js admin …` as an operator runs it)', ()
           '20261123130000_test_rows',
           '20261124120000_dashboard',
           '20261127120000_payloads_in_object_store',
+          '20261128120000_build_page',
         ],
         already_applied: [],
         created_database: true,

@@ -7,7 +7,8 @@
  *    tests' own `npx ppfile` (cli.e2e-spec, README's blocks) find it linked;
  * 2. builds what is stale among the CLI, the gateway and the worker, the three `nest build`s at once,
  *    so that no test file builds (a build deletes its dist/ folder first, which would break the files
- *    running beside it) and `npm start` finds the build current (bin/start.js, same sources);
+ *    running beside it) and `npm start` finds the build current (bin/start.js, same sources); and the
+ *    dashboard's browser bundles (`npm run build:web`, about a second) when stale;
  * 3. makes sure the migrated template database exists (support/database.ts), so that each test
  *    database is a copy of it instead of a fresh run of every migration.
  */
@@ -59,18 +60,37 @@ export function staleBuilds(): (keyof typeof BUILDS)[] {
   });
 }
 
-function nestBuild(app: string): Promise<void> {
+/** The browser bundles' manifest, written last by libs/dashboard/web/build.mjs. */
+export const WEB_MANIFEST = 'dist/dashboard-web/manifest.json';
+/** What the browser bundles read: the web folder, the libraries it bundles, the packages. */
+const WEB_SOURCES = ['libs', 'package.json', 'package-lock.json'];
+
+export function webBuildStale(): boolean {
+  const out = path.join(ROOT, WEB_MANIFEST);
+  if (!existsSync(out)) return true;
+  return statSync(out).mtimeMs < Math.max(...WEB_SOURCES.map((p) => newest(path.join(ROOT, p))));
+}
+
+/** `npm run build:web` (esbuild: about a second). */
+export function webBuild(): Promise<void> {
+  return run(process.execPath, [path.join(ROOT, 'libs/dashboard/web/build.mjs')], 'build:web');
+}
+
+function run(command: string, args: string[], name: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const nest = path.join(ROOT, 'node_modules', '.bin', 'nest');
-    const child = spawn(nest, ['build', app], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`nest build ${app} failed (${code}):\n${out}`)),
+      code === 0 ? resolve() : reject(new Error(`${name} failed (${code}):\n${out}`)),
     );
   });
+}
+
+function nestBuild(app: string): Promise<void> {
+  return run(path.join(ROOT, 'node_modules', '.bin', 'nest'), ['build', app], `nest build ${app}`);
 }
 
 /** `npx ppfile --version` from the repository (its failure is the tests' to report). */
@@ -88,7 +108,9 @@ export default async function globalSetup(): Promise<void> {
   template.catch(() => undefined); // awaited below: a failure is reported there
   await linkNpx();
   const stale = staleBuilds();
-  await Promise.all([...stale.map(nestBuild), template]);
-  const built = stale.length ? `built ${stale.join(', ')}` : 'build is current';
+  const web = webBuildStale();
+  await Promise.all([...stale.map(nestBuild), ...(web ? [webBuild()] : []), template]);
+  const names = [...stale, ...(web ? ['web'] : [])];
+  const built = names.length ? `built ${names.join(', ')}` : 'build is current';
   process.stderr.write(`\ne2e setup: ${built}, template database ready (${Date.now() - started} ms)\n`);
 }

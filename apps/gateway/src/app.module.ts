@@ -6,7 +6,12 @@ import {
   type NestModule,
 } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { DashboardModule, dashboardFormBody, DashboardSessionMiddleware } from '@ppfile/dashboard';
+import {
+  DashboardModule,
+  dashboardFormBody,
+  dashboardJsonBody,
+  DashboardSessionMiddleware,
+} from '@ppfile/dashboard';
 import { InfraModule, type Clock, type RootLogger } from '@ppfile/infra';
 import type { QueueName } from '@ppfile/jobs';
 import { ApiKeyMiddleware } from './auth/api-key.middleware';
@@ -14,9 +19,11 @@ import { AuthModule } from './auth/auth.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
 import { Draining } from './common/draining';
 import { BodyBudget } from './common/body-budget';
+import { signedInJsonBody } from './common/dashboard-body';
 import { jsonBody } from './common/json-body.middleware';
 import { dashboardOptionsOf, GATEWAY_CONFIG, servicesOf, type GatewayConfig } from './config';
 import { DeclarationsModule } from './declarations/declarations.module';
+import { DashboardFileGenerator } from './files/dashboard-file-generator';
 import { FilesModule } from './files/files.module';
 import { HealthModule } from './health/health.module';
 import { bullBoardModules } from './operators/bull-board';
@@ -63,7 +70,10 @@ export class AppModule implements NestModule {
         FormatModule,
         DeclarationsModule,
         FilesModule,
-        DashboardModule.forRoot(dashboardOptionsOf(config)),
+        DashboardModule.forRoot(dashboardOptionsOf(config), {
+          imports: [FilesModule],
+          fileGenerator: DashboardFileGenerator,
+        }),
         ...bullBoardModules(config, GATEWAY_QUEUES),
       ],
       providers: [
@@ -95,12 +105,18 @@ export class AppModule implements NestModule {
         { path: 'v1/files/fix', method: RequestMethod.POST },
         { path: 'v1/declarations/import', method: RequestMethod.POST },
       );
-    // The dashboard (API.md §12): its language and session, then its URL-encoded forms; never an API key.
+    // The dashboard (API.md §12): its language and session, then its URL-encoded forms and small JSON
+    // writes; never an API key.
     consumer
-      .apply(DashboardSessionMiddleware, dashboardFormBody)
+      .apply(DashboardSessionMiddleware, dashboardFormBody, dashboardJsonBody)
       .forRoutes(
         { path: 'dashboard', method: RequestMethod.ALL },
         { path: 'dashboard/*path', method: RequestMethod.ALL },
       );
+    // The Build page's Generate (issue 36): the body of POST /v1/files/generate, read as that one is
+    // (after the session: a browser not signed in has nothing read; counted against the body budget).
+    consumer
+      .apply(signedInJsonBody(this.bodies))
+      .forRoutes({ path: 'dashboard/build/generate', method: RequestMethod.POST });
   }
 }

@@ -113,6 +113,7 @@ export function dashboardOptionsOf(config: GatewayConfig): DashboardOptions {
     keyPrefix: config.queue.prefix,
     rateLimitScale: config.rateLimitScale,
     testRowsPerMonth: config.testRowsPerMonth,
+    asyncAboveRows: config.queue.generateThresholdRows,
   };
 }
 

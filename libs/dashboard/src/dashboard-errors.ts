@@ -24,6 +24,11 @@ export class DashboardNotFound extends Error {
   override readonly name = 'DashboardNotFound';
 }
 
+/** A page of the front end (Build, Try it) when `npm run build:web` was not run before the start: 503. */
+export class WebBundleMissing extends Error {
+  override readonly name = 'WebBundleMissing';
+}
+
 const logger = new Logger('dashboard');
 
 /** Writes an HTML page (every dashboard answer but downloads and assets). */
@@ -78,6 +83,8 @@ export function renderFailure(req: DashboardRequest, res: Response, exception: u
     return page(403, 'CSRF_REJECTED', errors.forbiddenTitle, errors.forbidden);
   if (exception instanceof DashboardNotFound)
     return page(404, 'NOT_FOUND', errors.notFoundTitle, errors.notFound);
+  if (exception instanceof WebBundleMissing)
+    return page(503, 'SERVICE_UNAVAILABLE', errors.bundleMissingTitle, errors.bundleMissing);
   if (isDependencyDown(exception)) {
     res.setHeader('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
     (req.app?.locals as { onDependencyDown?: () => void } | undefined)?.onDependencyDown?.();

@@ -15,6 +15,11 @@ export interface DashboardOptions {
   rateLimitScale: number;
   /** TEST_ROWS_PER_MONTH: rows an organization's test keys may generate in a month (API.md §10). */
   testRowsPerMonth: number;
+  /**
+   * GENERATE_QUEUE_THRESHOLD_ROWS: the Build page sends bodies of more rows with `Prefer:
+   * respond-async` (such a file is made by a worker; the page polls its status rather than hold a request).
+   */
+  asyncAboveRows: number;
 }
 
 /** The options given to `DashboardModule.forRoot`, injected by this token. */

@@ -1,6 +1,10 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type ModuleMetadata, type Type } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { Clock, RateLimiter } from '@ppfile/infra';
+import { ReferenceDirectory } from '@ppfile/refdata';
+import { WebAssets } from './assets/web-assets';
+import { DashboardBuildApiController, DashboardBuildPageController } from './build.controller';
+import { FILE_GENERATOR, type FileGenerator } from './file-generator';
 import { DashboardAccountController } from './account.controller';
 import { DashboardAuthController } from './auth.controller';
 import { DashboardAuth } from './dashboard-auth';
@@ -17,21 +21,32 @@ import { DashboardUsageController } from './usage.controller';
 /**
  * The organizations' dashboard (API.md §12, SERVICE.md §5) under /dashboard: server-rendered pages
  * in English and French for the people of an organization — sign-in (users and sessions in
- * PostgreSQL), API keys, usage, files and their downloads, and Try it (a CSV checked in memory with
- * a test key's limits). docs/dashboard.md describes it for its users; html.ts says why the pages
+ * PostgreSQL), API keys, usage, files and their downloads, Try it (a CSV checked in memory with
+ * a test key's limits), and the Build page (a spreadsheet checked in the browser, then generated
+ * through the application's generate use-case, the FileGenerator port). docs/dashboard.md describes it for its users; html.ts says why the pages
  * are tagged templates rather than a template engine.
  *
  * A library of its own (layer 5, above libs/infra), mounted by the gateway with
- * `DashboardModule.forRoot(options)`: the options are the few settings it reads (DashboardOptions);
+ * `DashboardModule.forRoot(options, ports)`: the options are the few settings it reads (DashboardOptions),
+ * the ports what it asks the application to do (DashboardPorts);
  * the stores, Redis and the clock are libs/infra's (InfraModule, global). The mounting module
  * applies DashboardSessionMiddleware (and the form body parser, dashboardFormBody) to /dashboard in
  * order after the request id; the controllers' own filter answers every failure as a page.
  */
+/** What the mounting application provides the dashboard with (its ports), and the modules they come from. */
+export interface DashboardPorts {
+  /** The modules that provide the ports' classes (exported by them). */
+  imports: NonNullable<ModuleMetadata['imports']>;
+  /** The Build page's Generate: the application's one generate use-case (file-generator.ts). */
+  fileGenerator: Type<FileGenerator>;
+}
+
 @Module({})
 export class DashboardModule {
-  static forRoot(options: DashboardOptions): DynamicModule {
+  static forRoot(options: DashboardOptions, ports: DashboardPorts): DynamicModule {
     return {
       module: DashboardModule,
+      imports: ports.imports,
       controllers: [
         DashboardStaticController,
         DashboardAuthController,
@@ -39,6 +54,8 @@ export class DashboardModule {
         DashboardKeysController,
         DashboardFilesController,
         DashboardTryController,
+        DashboardBuildPageController,
+        DashboardBuildApiController,
         DashboardAccountController,
         // Last: any other /dashboard path is the dashboard's 404 page.
         DashboardFallbackController,
@@ -64,6 +81,13 @@ export class DashboardModule {
           useFactory: (clock: Clock) => DeviceCookies.fromSecret(options.secret, () => clock.now().getTime()),
           inject: [Clock],
         },
+        {
+          // The front end's bundle (dist/dashboard-web) and the reference lists, read at boot.
+          provide: WebAssets,
+          useFactory: (references: ReferenceDirectory) => WebAssets.load(references),
+          inject: [ReferenceDirectory],
+        },
+        { provide: FILE_GENERATOR, useExisting: ports.fileGenerator },
         DashboardAuth,
         DashboardSessionMiddleware,
       ],

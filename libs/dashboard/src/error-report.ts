@@ -74,3 +74,13 @@ export function groupIssues(result: Pick<FileValidationResponse, 'errors' | 'sum
     byColumn: group((e) => e.column, result.summary.by_column),
   };
 }
+
+/** "ppfile_adf_20261122_1a2b3c4d.csv" → "ppfile_adf_20261122_1a2b3c4d-errors.csv" (safe characters only). */
+export function reportName(filename: string): string {
+  const base =
+    filename
+      .replace(/\.csv$/i, '')
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .slice(0, 80) || 'file';
+  return `${base}-errors.csv`;
+}

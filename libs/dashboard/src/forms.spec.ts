@@ -1,5 +1,5 @@
 import { MESSAGES } from './i18n';
-import { KeyForm, PasswordForm, readPageForm, SignInForm, TryFields } from './forms';
+import { KeyForm, PasswordForm, readPageForm, SignInForm } from './forms';
 
 const read = <T extends object>(Form: new () => T, body: unknown, lang: 'en' | 'fr' = 'en') =>
   readPageForm(Form, body, MESSAGES[lang], lang);
@@ -33,26 +33,5 @@ describe('the dashboard forms (DTO classes, the page’s own texts)', () => {
       Object.assign(new SignInForm(), { email: '', password: 'pw', next: '/dashboard/keys' }),
     );
     expect(read(PasswordForm, undefined).form).toMatchObject({ current: '', password: '', confirmation: '' });
-  });
-
-  it('Try it: the page’s defaults, a wrong type or declarant named with the API’s words', () => {
-    expect(read(TryFields, {}).form).toEqual(
-      Object.assign(new TryFields(), {
-        type: 'adf',
-        declarant: 'training_organization',
-        strict_references: false,
-      }),
-    );
-    expect(read(TryFields, { strict_references: 'true', type: 'jdr' }).form).toMatchObject({
-      type: 'jdr',
-      strict_references: true,
-    });
-    expect(read(TryFields, { type: 'xyz', declarant: 'nobody' }).problems).toEqual([
-      'type: must be one of: adf, jdr',
-      'declarant: must be one of: employer, training_organization',
-    ]);
-    expect(read(TryFields, { type: 'xyz' }, 'fr').problems).toEqual([
-      "type: doit valoir l'une des valeurs: adf, jdr",
-    ]);
   });
 });

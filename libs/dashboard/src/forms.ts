@@ -1,15 +1,14 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { Allow, IsIn, IsString, ValidateBy, validateSync, type ValidationOptions } from 'class-validator';
-import { REQUEST_FIELD_PROBLEMS, type RequestFieldProblem } from '@ppfile/contract';
-import { DECLARANTS, FILE_TYPES, type Lang } from '@ppfile/rules';
+import { Allow, IsIn, ValidateBy, validateSync, type ValidationOptions } from 'class-validator';
+import type { Lang } from '@ppfile/rules';
 import type { Messages } from './i18n';
 import { KEY_NAME_MAX } from './views/keys-pages';
 
 /*
  * The dashboard's forms as DTO classes (class-validator), read with readPageForm: not through the
  * API's pipe (the gateway's common/validation.ts), since a problem is shown on the form's own page,
- * in its language, with the dashboard's texts — or the API's words (libs/contract's catalogue) where
- * the page repeats what the API checks (Try it). Fields the page adds (`_csrf`, `next`) are let through, not refused. The rules of a new
+ * in its language, with the dashboard's texts. Fields the page adds (`_csrf`, `next`) are let through,
+ * not refused. The rules of a new
  * password stay in passwords.ts: they need the account's e-mail address, and the password form
  * checks the current password before saying anything about the new one.
  */
@@ -24,24 +23,6 @@ interface PageWords {
 const says = (say: (t: Messages) => string): ValidationOptions => ({
   context: { say } satisfies PageWords,
 });
-
-/** The API's words for a field's problem (libs/contract's catalogue), as its pipe says them. */
-const apiSays = (problem: RequestFieldProblem, suffix = ''): ValidationOptions => ({
-  context: {
-    words: {
-      en: `${REQUEST_FIELD_PROBLEMS[problem].en}${suffix}`,
-      fr: `${REQUEST_FIELD_PROBLEMS[problem].fr}${suffix}`,
-    },
-  } satisfies PageWords,
-});
-
-/** One of `values`, named as the API names it: "must be one of: a, b". */
-function OneOf(values: readonly string[]): PropertyDecorator {
-  return (target, key) => {
-    IsString(apiSays('type_string'))(target, key);
-    IsIn(values, apiSays('one_of', `: ${values.join(', ')}`))(target, key);
-  };
-}
 
 /** A field's text: the string typed, else `fallback` (absent, or sent twice: a list). */
 const Text = (fallback = ''): PropertyDecorator =>
@@ -101,25 +82,6 @@ export class PasswordForm extends InvitationForm {
   @Text()
   @Allow()
   current = '';
-}
-
-/**
- * POST /dashboard/try: the same fields as POST /v1/files/validate's, with the page's defaults; a
- * wrong type or declarant is named with the API's words.
- */
-export class TryFields {
-  @Text('adf')
-  @OneOf(FILE_TYPES)
-  type = 'adf';
-
-  @Text('training_organization')
-  @OneOf(DECLARANTS)
-  declarant = 'training_organization';
-
-  /** A checkbox: `true` when ticked, absent otherwise. */
-  @Transform(({ value }: { value: unknown }) => value === 'true')
-  @Allow()
-  strict_references = false;
 }
 
 /**

@@ -5,6 +5,7 @@ import { USAGE_TEXTS } from './views/usage-page.texts';
 import { KEYS_TEXTS } from './views/keys-pages.texts';
 import { FILES_TEXTS } from './views/files-pages.texts';
 import { TRY_TEXTS } from './views/try-page.texts';
+import { BUILD_TEXTS } from './views/build-page.texts';
 import { ACCOUNT_TEXTS } from './views/account-page.texts';
 import { ERROR_TEXTS } from './views/error-page.texts';
 
@@ -22,6 +23,7 @@ const TEXTS = {
   ...KEYS_TEXTS,
   ...FILES_TEXTS,
   ...TRY_TEXTS,
+  ...BUILD_TEXTS,
   ...ACCOUNT_TEXTS,
   ...ERROR_TEXTS,
 };

@@ -5,4 +5,5 @@
  */
 export * from './dashboard-options';
 export * from './dashboard.module';
-export { dashboardFormBody, DashboardSessionMiddleware } from './session.middleware';
+export * from './file-generator';
+export { dashboardFormBody, dashboardJsonBody, DashboardSessionMiddleware } from './session.middleware';

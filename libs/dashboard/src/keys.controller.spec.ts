@@ -17,6 +17,7 @@ const key = (
   createdAt: new Date(created),
   revokedAt: revoked === null ? null : new Date(revoked),
   lastUsedAt: null,
+  userId: null,
 });
 
 describe('keys page helpers', () => {

@@ -51,7 +51,7 @@ export class DashboardKeysController {
     @Session() session: SignedIn,
     @Query('revoked') revoked: unknown,
   ): Promise<void> {
-    const keys = await this.apiKeys.listApiKeys(session.organization.id);
+    const keys = await this.apiKeysOf(session);
     const ctx = viewContext(req);
     const gone = typeof revoked === 'string' ? keys.find((k) => k.id === revoked && k.revokedAt) : undefined;
     sendPage(
@@ -75,7 +75,7 @@ export class DashboardKeysController {
     const { form, problems } = readPageForm(KeyForm, req.body, ctx.t, ctx.lang);
     const { name, mode } = form;
     if (problems.length) {
-      const keys = await this.apiKeys.listApiKeys(session.organization.id);
+      const keys = await this.apiKeysOf(session);
       res.locals.errorCode = 'INVALID_REQUEST';
       return sendPage(
         res,
@@ -137,10 +137,13 @@ export class DashboardKeysController {
     redirect(res, `/dashboard/keys?revoked=${key.id}`);
   }
 
+  /** The organization's API keys: not the people's dashboard keys (ApiKeyStore.dashboardKeyOf), which no one holds. */
+  private async apiKeysOf(session: SignedIn): Promise<ApiKeyInfo[]> {
+    return (await this.apiKeys.listApiKeys(session.organization.id)).filter((k) => k.userId === null);
+  }
+
   private async ownKey(session: SignedIn, id: string): Promise<ApiKeyInfo> {
-    const key = API_KEY_ID.test(id)
-      ? (await this.apiKeys.listApiKeys(session.organization.id)).find((k) => k.id === id)
-      : undefined;
+    const key = API_KEY_ID.test(id) ? (await this.apiKeysOf(session)).find((k) => k.id === id) : undefined;
     if (!key) throw new DashboardNotFound();
     return key;
   }

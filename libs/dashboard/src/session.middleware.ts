@@ -5,10 +5,12 @@ import {
   PayloadTooLargeException,
   type NestMiddleware,
 } from '@nestjs/common';
-import { urlencoded, type NextFunction, type Response } from 'express';
+import { json, urlencoded, type NextFunction, type Response } from 'express';
+import { ApiError } from '@ppfile/contract';
 import { SessionStore } from '@ppfile/db';
 import { pickLang } from '@ppfile/rules';
 import { DASHBOARD_OPTIONS, type DashboardOptions } from './dashboard-options';
+import { sendJsonFailure } from './build-errors';
 import { CsrfRejected, renderFailure } from './dashboard-errors';
 import type { DashboardRequest } from './dashboard-request';
 import { dashboardLang } from './i18n';
@@ -89,5 +91,37 @@ export function dashboardFormBody(req: DashboardRequest, res: Response, next: Ne
     const status = (err as { status?: number }).status ?? 400;
     res.setHeader('Connection', 'close');
     renderFailure(req, res, status === 413 ? new PayloadTooLargeException() : new BadRequestException());
+  });
+}
+
+/** The Build page's small JSON writes (a saved mapping: 200 headers of 255 characters fit). */
+const parseJson = json({ limit: '128kb', strict: true });
+
+/**
+ * The JSON body of a PUT to the dashboard (the Build page's saved mappings), refused in the API's
+ * error shape. Generate's body, up to the API's 20 MB, is read by the mounting application's own
+ * JSON reader (the gateway's, as for POST /v1/files/generate).
+ */
+export function dashboardJsonBody(req: DashboardRequest, res: Response, next: NextFunction): void {
+  const type = (req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  // Not signed in: the route's guard answers 401, without the body being read.
+  if (req.method !== 'PUT' || !req.dashboard?.session) return next();
+  if (type !== 'application/json')
+    return sendJsonFailure(
+      req,
+      res,
+      new ApiError('UNSUPPORTED_MEDIA_TYPE', { expected: 'application/json' }),
+    );
+  parseJson(req, res, (err?: unknown) => {
+    if (!err) return next();
+    const status = (err as { status?: number }).status ?? 400;
+    res.setHeader('Connection', 'close');
+    sendJsonFailure(
+      req,
+      res,
+      status === 413
+        ? new ApiError('PAYLOAD_TOO_LARGE', { limit: 128 * 1024 })
+        : new ApiError('INVALID_JSON'),
+    );
   });
 }

@@ -67,7 +67,8 @@ export class DashboardUsageController {
         history,
         recentFiles: recent.files,
         keys: new Map(keys.map((k) => [k.id, k])),
-        activeKeys: keys.filter((k) => !k.revokedAt).length,
+        // The API keys held: a person's dashboard key is none.
+        activeKeys: keys.filter((k) => !k.revokedAt && k.userId === null).length,
         baseUrl: this.options.publicBaseUrl,
         now,
       }),

@@ -41,7 +41,12 @@ export interface ApiKeyInfo {
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** A person's dashboard key (dashboardKeyOf): not an API key anyone holds; null for an API key. */
+  userId: string | null;
 }
+
+/** The display prefix of the dashboard keys: outside KEY_FORMAT, so no token can ever match one. */
+export const DASHBOARD_KEY_PREFIX = 'pp_dashboard';
 
 export interface AuthenticatedKey {
   keyId: string;
@@ -106,6 +111,47 @@ export class ApiKeyStore {
       throw e;
     }
     return { id, key, mode: input.mode, prefix };
+  }
+
+  /**
+   * The live key under which the Build page records a person's files (files.api_key_id, and the
+   * Idempotency-Keys of their Generate): made on first use, one per person. Every file needs a key,
+   * and a file made in the dashboard was made by no API key the organization holds: borrowing one
+   * of those would put the file under a key nobody used. This key has no secret (its hash is of
+   * random bytes thrown away, its prefix outside KEY_FORMAT), so it authenticates nothing; the
+   * dashboard lists it apart from the API keys and does not revoke it.
+   */
+  async dashboardKeyOf(user: { userId: string; organizationId: string }): Promise<string> {
+    const found = await this.prisma.apiKey.findUnique({
+      where: { userId: user.userId },
+      select: { id: true },
+    });
+    if (found) return found.id;
+    const id = newApiKeyId();
+    try {
+      await this.prisma.apiKey.create({
+        data: {
+          id,
+          organizationId: user.organizationId,
+          userId: user.userId,
+          mode: 'LIVE',
+          name: null,
+          prefix: DASHBOARD_KEY_PREFIX,
+          keyHash: hashKey(randomBytes(32).toString('hex')),
+          createdAt: this.clock(),
+        },
+      });
+      return id;
+    } catch (e) {
+      // The person's other tab made it first.
+      if (databaseErrorKind(e) !== 'unique') throw e;
+      const made = await this.prisma.apiKey.findUnique({
+        where: { userId: user.userId },
+        select: { id: true },
+      });
+      if (!made) throw e;
+      return made.id;
+    }
   }
 
   /** Revokes a key; revoking it again changes nothing and answers the first revocation time. */

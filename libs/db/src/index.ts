@@ -3,6 +3,7 @@
  * and idempotent replies. No Nest here: the apps wrap these stores in their own providers.
  */
 import { ApiKeyStore } from './api-keys';
+import { ColumnMappingStore } from './column-mappings';
 import { FileStore } from './files';
 import { IdempotencyStore } from './idempotency';
 import { UnitLedger } from './ledger';
@@ -15,6 +16,7 @@ import { UsageHistoryStore } from './usage-history';
 import { UserStore } from './users';
 
 export * from './api-keys';
+export * from './column-mappings';
 export * from './errors';
 export * from './files';
 export * from './idempotency';
@@ -40,6 +42,7 @@ export interface Stores {
   users: UserStore;
   sessions: SessionStore;
   usageHistory: UsageHistoryStore;
+  columnMappings: ColumnMappingStore;
 }
 
 /** Every store over one client (the process's single Prisma client). */
@@ -56,5 +59,6 @@ export function createStores(prisma: PrismaClient, clock: () => Date = () => new
     users: new UserStore(prisma, clock),
     sessions: new SessionStore(prisma, clock),
     usageHistory: new UsageHistoryStore(prisma),
+    columnMappings: new ColumnMappingStore(prisma, clock),
   };
 }

@@ -13,6 +13,7 @@ import { Redis } from 'ioredis';
 import type { ServicesConfig } from '@ppfile/config';
 import {
   ApiKeyStore,
+  ColumnMappingStore,
   createPrismaClient,
   createStores,
   FileStore,
@@ -103,6 +104,7 @@ const STORE_CLASSES = {
   users: UserStore,
   sessions: SessionStore,
   usageHistory: UsageHistoryStore,
+  columnMappings: ColumnMappingStore,
 } as const satisfies { [K in keyof Stores]: abstract new (...args: never[]) => Stores[K] };
 
 /**

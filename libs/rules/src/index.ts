@@ -10,6 +10,7 @@ export * from './data-lines';
 export * from './file-name';
 export * from './issues';
 export * from './json-rows';
+export * from './body-normalizer';
 export * from './messages';
 export * from './references';
 export * from './request';

@@ -34,10 +34,14 @@ export const HTML_PAGE_PREFIXES: readonly string[] = ['/docs', '/admin/queues'];
 /** The dashboard's pages and assets (libs/dashboard, mounted by AppModule). */
 export const DASHBOARD_PREFIX = '/dashboard';
 
-/** The dashboard's CSP: its own stylesheet, script and icon; nothing inline, nothing from elsewhere. */
+/**
+ * The dashboard's CSP: its own stylesheets, scripts, Web Worker (the Build and Try pages' engine) and
+ * icon; nothing inline, nothing from elsewhere.
+ */
 export const DASHBOARD_CSP = [
   "default-src 'self'",
   "script-src 'self'",
+  "worker-src 'self'",
   "style-src 'self'",
   "img-src 'self'",
   "font-src 'self'",

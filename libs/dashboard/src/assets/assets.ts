@@ -11,6 +11,9 @@ export interface Asset {
   contentType: string;
   body: Buffer;
   etag: string;
+  /** Precomputed compressed forms (web-assets.ts), chosen by the request's Accept-Encoding. */
+  gzip?: Buffer;
+  br?: Buffer;
 }
 
 function asset(name: string, ext: string, contentType: string, text: string): Asset {

@@ -190,6 +190,10 @@ legend { font-weight: 600; font-size: 0.92rem; margin-bottom: 6px; padding: 0; }
 pre.example { background: var(--grey-soft); border-radius: 8px; padding: 12px 14px; overflow-x: auto; font-family: var(--mono); font-size: 0.84rem; margin: 6px 0 16px; white-space: pre-wrap; word-break: break-all; }
 
 /* Drop zone */
+.privacy { display: flex; gap: 10px; align-items: flex-start; margin: 0 0 18px; padding: 12px 14px; border-radius: 10px; background: var(--brand-soft); }
+.privacy svg { flex: 0 0 20px; width: 20px; height: 20px; margin-top: 2px; color: var(--brand); }
+.try-progress label { display: block; font-weight: 600; margin-bottom: 8px; }
+.try-progress progress { width: 100%; height: 10px; }
 .dropzone { border: 2px dashed #b7c2d6; border-radius: 12px; padding: 30px 20px; text-align: center; background: #fbfcfe; transition: background 0.15s, border-color 0.15s; }
 .dropzone.dragging { border-color: var(--brand); background: var(--brand-soft); }
 .dropzone .big { font-size: 1.05rem; font-weight: 600; margin-bottom: 6px; }

@@ -19,6 +19,11 @@ export const ERROR_TEXTS = {
       en: 'A service the dashboard needs is unavailable. Nothing was changed. Try again in a minute.',
       fr: 'Un service dont le tableau de bord a besoin est indisponible. Rien n’a été modifié. Réessayez dans une minute.',
     },
+    bundleMissingTitle: { en: 'Page not built', fr: 'Page non construite' },
+    bundleMissing: {
+      en: 'This page runs in your browser and its files were not built on this server. Whoever runs ppfile should run npm run build:web, then restart it.',
+      fr: 'Cette page s’exécute dans votre navigateur et ses fichiers n’ont pas été construits sur ce serveur. La personne qui administre ppfile doit lancer npm run build:web, puis le redémarrer.',
+    },
     internalTitle: { en: 'Something went wrong', fr: 'Une erreur s’est produite' },
     internal: {
       en: 'An unexpected error occurred. Nothing was changed.',

@@ -4,6 +4,8 @@
  */
 export const FILES_TEXTS = {
   files: {
+    /** The key column of a file made on the Build page (under the person's dashboard key). */
+    dashboardKey: { en: 'Build a file (dashboard)', fr: 'Construire un fichier (tableau de bord)' },
     title: { en: 'Files', fr: 'Fichiers' },
     intro: {
       en: 'Files your organization generated through the API. Available files can be downloaded until they expire.',

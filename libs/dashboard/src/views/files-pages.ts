@@ -1,5 +1,6 @@
 import type { ApiKeyInfo, FileRecord } from '@ppfile/db';
 import { html, type Html } from '../html';
+import type { Messages } from '../i18n';
 import { alert, layout, pageHead, type ViewContext } from './layout';
 
 export type FileState = 'processing' | 'available' | 'not_stored' | 'expired' | 'failed';
@@ -11,8 +12,9 @@ export function stateOf(file: FileRecord, now: Date): FileState {
 }
 
 /** The creating key: its display prefix (which says live or test) and its name. */
-function keyLabel(key: ApiKeyInfo | undefined): Html {
+function keyLabel(t: Messages, key: ApiKeyInfo | undefined): Html {
   if (!key) return html`<span class="muted">—</span>`;
+  if (key.userId) return html`<span>${t.files.dashboardKey}</span>`;
   return html`<span class="mono">${key.prefix}…</span
     >${key.name ? html`<span class="sub">${key.name}</span>` : ''}`;
 }
@@ -72,7 +74,7 @@ export function filesTable(
                 ></span
               >
             </td>
-            <td data-label="${t.files.key}"><span>${keyLabel(keys.get(file.apiKeyId))}</span></td>
+            <td data-label="${t.files.key}"><span>${keyLabel(t, keys.get(file.apiKeyId))}</span></td>
             <td data-label="${t.files.status}">
               <span class="badge ${state}">${t.files[`status_${state}`]}</span>
             </td>

@@ -16,6 +16,7 @@ export const LAYOUT_TEXTS = {
     usage: { en: 'Usage', fr: 'Consommation' },
     keys: { en: 'API keys', fr: 'Clés d’API' },
     files: { en: 'Files', fr: 'Fichiers' },
+    build: { en: 'Build a file', fr: 'Construire un fichier' },
     try: { en: 'Try it', fr: 'Essayer' },
     account: { en: 'Account', fr: 'Compte' },
     signOut: { en: 'Sign out', fr: 'Se déconnecter' },

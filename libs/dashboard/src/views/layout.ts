@@ -28,12 +28,13 @@ export function viewContext(req: DashboardRequest): ViewContext {
   };
 }
 
-export type NavKey = 'usage' | 'keys' | 'files' | 'try' | 'account';
+export type NavKey = 'usage' | 'keys' | 'files' | 'build' | 'try' | 'account';
 
 const NAV: ReadonlyArray<readonly [NavKey, string]> = [
   ['usage', '/dashboard'],
   ['keys', '/dashboard/keys'],
   ['files', '/dashboard/files'],
+  ['build', '/dashboard/build'],
   ['try', '/dashboard/try'],
   ['account', '/dashboard/account'],
 ];
@@ -68,6 +69,11 @@ export function layout(
     bare?: boolean;
     /** A page shown once (a new key's secret): no language switch, which would reload it without. */
     once?: boolean;
+    /**
+     * A page of the front end (libs/dashboard/web): its module script and stylesheet, own-origin
+     * hashed URLs (web-assets.ts), after the dashboard's own.
+     */
+    web?: { script: string; stylesheet?: string };
   },
 ): Html {
   const { t, user } = ctx;
@@ -104,6 +110,8 @@ export function layout(
         <link rel="icon" href="${ASSETS.icon.path}" type="image/svg+xml" />
         <link rel="stylesheet" href="${ASSETS.css.path}" />
         <script src="${ASSETS.js.path}" defer></script>
+        ${page.web?.stylesheet ? html`<link rel="stylesheet" href="${page.web.stylesheet}" />` : ''}
+        ${page.web ? html`<script type="module" src="${page.web.script}"></script>` : ''}
       </head>
       <body>
         <a class="skip" href="#main">${t.skip}</a>

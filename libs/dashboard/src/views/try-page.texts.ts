@@ -1,5 +1,3 @@
-import { TEST_ROWS } from './layout.texts';
-
 /**
  * The Try it page's words (try-page.ts). English and French side by side (libs/rules `Localized`); i18n.ts joins
  * the catalogues of every page into the dashboard's one.
@@ -8,8 +6,21 @@ export const TRY_TEXTS = {
   tryIt: {
     title: { en: 'Try it', fr: 'Essayer' },
     intro: {
-      en: `Check a CSV file as the API does (POST /v1/files/validate), with a test key’s limits: at most ${TEST_ROWS} rows. Nothing is stored or counted; the file stays in memory while it is checked.`,
-      fr: `Vérifiez un fichier CSV comme le fait l’API (POST /v1/files/validate), avec les limites d’une clé de test\u00a0: ${TEST_ROWS} lignes au plus. Rien n’est conservé ni compté\u00a0; le fichier reste en mémoire le temps de la vérification.`,
+      en: 'Check a CSV file against the portal’s format, with the same rules, reference lists and limits as the API (POST /v1/files/validate with a live key).',
+      fr: 'Vérifiez un fichier CSV au format du portail, avec les mêmes règles, listes de référence et limites que l’API (POST /v1/files/validate avec une clé live).',
+    },
+    privacy: {
+      en: 'Your file is checked here, on this computer, by your browser: nothing of it is sent to ppfile or anywhere else — not a row, not a name, not a social security number.',
+      fr: 'Votre fichier est vérifié ici, sur votre ordinateur, par votre navigateur\u00a0: rien n’en est envoyé, ni à ppfile ni ailleurs — pas une ligne, pas un nom, pas un numéro de sécurité sociale.',
+    },
+    noscript: {
+      en: 'This page needs JavaScript: your browser checks the file itself, on this computer, so that nothing of it is sent.',
+      fr: 'Cette page a besoin de JavaScript\u00a0: c’est votre navigateur qui vérifie le fichier, sur votre ordinateur, pour que rien n’en soit envoyé.',
+    },
+    progress: { en: 'Checking the file', fr: 'Vérification du fichier' },
+    failed: {
+      en: (reason: string) => `The check could not run: ${reason}`,
+      fr: (reason: string) => `La vérification n’a pas pu se faire\u00a0: ${reason}`,
     },
     drop: { en: 'Drop a CSV file here', fr: 'Déposez un fichier CSV ici' },
     or: { en: 'or', fr: 'ou' },
@@ -28,22 +39,6 @@ export const TRY_TEXTS = {
     submit: { en: 'Check the file', fr: 'Vérifier le fichier' },
     checking: { en: 'Checking…', fr: 'Vérification…' },
     noFile: { en: 'Choose a CSV file to check.', fr: 'Choisissez un fichier CSV à vérifier.' },
-    tooLarge: {
-      en: (mb: number) =>
-        `The file is over ${mb} MB. Try it checks small files (${TEST_ROWS} rows); send larger ones to the API.`,
-      fr: (mb: number) =>
-        `Le fichier dépasse ${mb} Mo. Essayer vérifie de petits fichiers (${TEST_ROWS} lignes)\u00a0; envoyez les plus grands à l’API.`,
-    },
-    tooManyRows: {
-      en: (limit: number, rows: string) =>
-        `The file has ${rows} rows; Try it checks at most ${limit} (a test key’s limit). Send it to the API with a live key.`,
-      fr: (limit: number, rows: string) =>
-        `Le fichier compte ${rows} lignes\u00a0; Essayer en vérifie ${limit} au plus (la limite d’une clé de test). Envoyez-le à l’API avec une clé live.`,
-    },
-    throttled: {
-      en: (s: number) => `Too many checks this minute. Try again in ${s} s.`,
-      fr: (s: number) => `Trop de vérifications cette minute. Réessayez dans ${s} s.`,
-    },
     result: { en: 'Result', fr: 'Résultat' },
     valid: { en: 'The file is valid.', fr: 'Le fichier est valide.' },
     validNote: {

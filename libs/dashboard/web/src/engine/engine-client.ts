@@ -109,7 +109,7 @@ export class EngineClient {
     const id = this.nextId++;
     return new Promise<EngineResults[K]>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (r: unknown) => void, reject, onProgress });
-      this.worker.postMessage({ ...message, id } as EngineRequest, transfer);
+      this.worker.postMessage({ ...message, id }, transfer);
     });
   }
 

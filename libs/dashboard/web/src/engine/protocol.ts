@@ -4,7 +4,7 @@
  * result is the API's JSON for the same input (issue 36): a page shows what the API would answer,
  * and nothing of the file leaves the computer to get it.
  */
-import type { DeclarationValidationResponse, FileValidationResponse } from '@ppfile/rules';
+import type { BodyValueChange, DeclarationValidationResponse, FileValidationResponse } from '@ppfile/rules';
 import type { DeclarationBody, ImportResult } from '@ppfile/sheets';
 
 export type { DeclarationBody, DeclarationValidationResponse, FileValidationResponse, ImportResult };
@@ -42,19 +42,14 @@ export type EngineRequest =
 
 export type EngineOp = EngineRequest['op'];
 
-/** One value the §5 normalizations changed (API.md §5, SERVICE.md §2.6). */
-export interface BodyChange {
-  /** The declaration's index, 1-based as validation rows count them. */
-  row: number;
-  /** The body's field (`nir`, `date_debut`, …). */
-  field: string;
-  /** The official column name of the file. */
-  column: string;
-  /** The normalization's rule, as the API's `normalizations[].rule`. */
-  rule: string;
-  from: string;
-  to: string;
-}
+/**
+ * One value the §5 normalizations changed (API.md §5, SERVICE.md §2.6): libs/rules normalizeBody's
+ * BodyValueChange — `row` the declaration's index, 1-based; `field` the value's request path as the
+ * API's `normalizations[].field` names it (`declarations[0].holders[1].nir`); `column` the official
+ * column; `rule` the first rule that changed it and `rules` all of them (the engine always sends
+ * them); `from` and `to` the values.
+ */
+export type BodyChange = Omit<BodyValueChange, 'rule' | 'rules'> & { rule: string; rules?: string[] };
 
 export interface NormalizeResult {
   body: DeclarationBody;

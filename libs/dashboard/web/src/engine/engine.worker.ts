@@ -1,0 +1,56 @@
+/**
+ * The engine's Web Worker (engine-worker.js): the page's checks run here, off the page's thread, so
+ * that a large file never freezes it. `init` fetches the reference lists asset once; each later
+ * request answers progress messages and one result or error (protocol.ts). Nothing is sent anywhere:
+ * the only request this worker makes is the lists' GET.
+ */
+import { Engine, errorBody, type ReferenceListsAsset } from './engine';
+import type { EngineLang, EngineReply, EngineRequest } from './protocol';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+let engine: Promise<Engine> | null = null;
+let lang: EngineLang = 'en';
+
+const reply = (message: EngineReply): void => self.postMessage(message);
+
+async function start(listsUrl: string, today: string, language: EngineLang): Promise<Engine> {
+  const response = await fetch(listsUrl, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`The reference lists could not be loaded (HTTP ${response.status}).`);
+  return new Engine((await response.json()) as ReferenceListsAsset, today, language);
+}
+
+async function handle(request: EngineRequest): Promise<unknown> {
+  if (request.op === 'init') {
+    lang = request.init.lang;
+    engine = start(request.init.listsUrl, request.init.today, request.init.lang);
+    return (await engine).info();
+  }
+  if (!engine) throw new Error('The engine was asked to work before init.');
+  const e = await engine;
+  const progress = (done: number, total: number) => reply({ id: request.id, type: 'progress', done, total });
+  switch (request.op) {
+    case 'validate-csv':
+      return e.validateCsv(new Uint8Array(request.bytes), request.form, progress);
+    case 'import':
+      return e.importSheet(new Uint8Array(request.bytes), request.form, progress);
+    case 'validate-body':
+      return e.validateBody(request.body, request.strict_references, progress);
+    case 'normalize-body':
+      return e.normalizeBody(request.body);
+  }
+}
+
+self.addEventListener('message', (event: MessageEvent<EngineRequest>) => {
+  const request = event.data;
+  handle(request).then(
+    (result) => reply({ id: request.id, type: 'result', result }),
+    (e: unknown) => {
+      const error = errorBody(e, lang);
+      // An unexpected failure's own words help whoever reads the console, never the file's data:
+      // the libraries' errors name no value (STYLE.md).
+      if (error.code === 'INTERNAL_ERROR' && e instanceof Error) error.details = { reason: e.message };
+      reply({ id: request.id, type: 'error', error });
+    },
+  );
+});
