@@ -71,6 +71,8 @@ function proseOnly(text: string): { prose: string; code: { start: number; end: n
     }
   };
   spans(/<!--[\s\S]*?-->/g, false);
+  // The ! of an image, ![alt](target), is Markdown's, not an exclamation (the alt text is prose).
+  spans(/!(?=\[[^\]\n]*\]\()/g, false);
   spans(/(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g, true);
   spans(/\]\(([^)\s]*)\)/g, false, 1);
   spans(/<https?:\/\/[^>\s]+>/g, false);
@@ -171,6 +173,11 @@ describe('French typography of docs/fr/*.md', () => {
     ]);
     // Nothing is reported inside the fenced block (line 5), nor in inline code or link targets.
     expect(typographyFaults("`c'est : 1 000` [l\u2019API](../api.md#the-declaration-body)")).toEqual([]);
+    // An image's ! is markup; its alt text is prose, and an exclamation still needs its fine space.
+    expect(typographyFaults('![La page\u202F: un tableau](../images/x.png)')).toEqual([]);
+    expect(
+      typographyFaults('![La page : un tableau](../images/x.png) Attention!').map((f) => f.column),
+    ).toEqual([11, 51]);
     // A non-breaking space inside code is a fault: it would change a command or an output.
     expect(typographyFaults('`--today\u00A02026-11-23`').map((f) => f.rule)).toEqual([
       expect.stringContaining('dans du code'),
