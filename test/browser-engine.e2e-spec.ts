@@ -6,8 +6,8 @@ import { ReferenceDirectory } from '@ppfile/refdata';
 import { generateFile, normalizeBody, type RequestError } from '@ppfile/rules';
 import { NIR_A, NIR_B, validBody } from '@ppfile/rules/testing/fixtures';
 import { sheet } from '@ppfile/sheets/testing/workbooks';
-import type { Request } from 'playwright-core';
 import { launchBrowser, type Browser } from './support/browser';
+import { leaks, recordRequests } from './support/requests';
 import { startGateway, type Gateway } from './support/gateway';
 
 /**
@@ -493,61 +493,12 @@ describe('the engine in Chromium answers what the API answers, to the byte', () 
 
 // ---- Try it: nothing of the file leaves the page --------------------------------------------------------
 
-interface Seen {
-  url: string;
-  method: string;
-  body: Buffer | null;
-}
-
-/**
- * The requests that may carry one of `secrets`: a URL or a body holding it (as is, or URL-, base64- or
- * JSON-encoded), or a body the browser does not let us read (a multipart upload of a file): a body
- * that cannot be searched counts as a leak.
- */
-function leaks(requests: readonly Seen[], secrets: readonly string[]): string[] {
-  const forms = (s: string) => [
-    s,
-    encodeURIComponent(s),
-    Buffer.from(s).toString('base64'),
-    JSON.stringify(s).slice(1, -1),
-  ];
-  const found: string[] = [];
-  for (const r of requests) {
-    if (r.body === null && !['GET', 'HEAD', 'OPTIONS'].includes(r.method)) {
-      found.push(`${r.method} ${r.url}: a body that cannot be read`);
-      continue;
-    }
-    const haystacks = [
-      r.url,
-      safeDecode(r.url),
-      r.body ? r.body.toString('latin1') : '',
-      r.body ? r.body.toString('utf8') : '',
-    ];
-    if (secrets.some((secret) => forms(secret).some((form) => haystacks.some((h) => h.includes(form)))))
-      found.push(`${r.method} ${r.url} holds a value of the file`);
-  }
-  return found;
-}
-
-function safeDecode(url: string): string {
-  try {
-    return decodeURIComponent(url);
-  } catch {
-    return url;
-  }
-}
-
 describe('Try it checks the file on the computer', () => {
   const NAMES = ['DUPONT', 'MARTIN'];
   const NIRS = [NIR_A, NIR_B];
 
   /** Records every request of the browser (pages and workers) from now on. */
-  function record(): { seen: Seen[]; stop(): void } {
-    const seen: Seen[] = [];
-    const on = (r: Request) => seen.push({ url: r.url(), method: r.method(), body: r.postDataBuffer() });
-    browser.context.on('request', on);
-    return { seen, stop: () => browser.context.off('request', on) };
-  }
+  const record = () => recordRequests(browser.context);
 
   it('shows the result the API gives, with no request carrying a NIR or a name of the file', async () => {
     const page = browser.page;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -18,13 +18,24 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+export interface ScreenshotOptions {
+  /** The whole page (the default) or only the viewport (smaller files: the phone's images). */
+  fullPage?: boolean;
+  /** The docs' image this screenshot is (`build-desktop-en.png`), written under PPFILE_DOC_SCREENSHOTS. */
+  doc?: string;
+}
+
 export interface Browser {
   context: BrowserContext;
   page: Page;
   /** Where screenshots go: a fresh directory under the system's temporary directory. */
   screenshotDir: string;
-  /** Saves a full-page PNG of the current page as `<n>-<name>.png`, also under PPFILE_SCREENSHOTS when set. */
-  screenshot(name: string): Promise<string>;
+  /**
+   * Saves a PNG of the current page (the full page, or the viewport with `fullPage: false`) as
+   * `<n>-<name>.png`, also under PPFILE_SCREENSHOTS when set; with `doc`, also as that file name under
+   * PPFILE_DOC_SCREENSHOTS when set (the images of the docs, kept in the repository).
+   */
+  screenshot(name: string, options?: ScreenshotOptions): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -57,11 +68,16 @@ export async function launchBrowser(options: { locale?: string } = {}): Promise<
     context,
     page,
     screenshotDir,
-    async screenshot(name: string): Promise<string> {
+    async screenshot(name: string, options: ScreenshotOptions = {}): Promise<string> {
       const file = `${String(++shots).padStart(2, '0')}-${name}.png`;
       const target = path.join(screenshotDir, file);
-      await page.screenshot({ path: target, fullPage: true });
-      if (extraDir) await page.screenshot({ path: path.join(extraDir, file), fullPage: true });
+      const png = await page.screenshot({ path: target, fullPage: options.fullPage ?? true });
+      if (extraDir) writeFileSync(path.join(extraDir, file), png);
+      const docDir = process.env.PPFILE_DOC_SCREENSHOTS;
+      if (options.doc && docDir) {
+        mkdirSync(docDir, { recursive: true });
+        writeFileSync(path.join(docDir, options.doc), png);
+      }
       return target;
     },
     async close() {
