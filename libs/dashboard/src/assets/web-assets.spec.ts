@@ -146,6 +146,6 @@ describe('a page of the front end when the bundle was not built', () => {
     expect(sent.status).toBe(503);
     expect(res.locals.errorCode).toBe('SERVICE_UNAVAILABLE');
     expect(sent.body).toContain('npm run build:web');
-    expect(sent.body).toContain('Page non construite');
+    expect(sent.body).toContain('Page non compilée');
   });
 });

@@ -9,21 +9,21 @@ export const BUILD_TEXTS = {
     title: { en: 'Build a file', fr: 'Construire un fichier' },
     lead: {
       en: 'From your spreadsheet to the portal’s file. Your file is read and checked in this browser: nothing of it is sent until you press Generate.',
-      fr: 'De votre tableur au fichier du portail. Votre fichier est lu et vérifié dans ce navigateur\u00a0: rien n’en est envoyé tant que vous n’avez pas cliqué sur Générer.',
+      fr: 'Du tableur au fichier à déposer sur le portail. Votre fichier est lu et vérifié dans ce navigateur\u00a0: aucune donnée n’est envoyée avant que vous cliquiez sur «\u00a0Générer\u00a0».',
     },
     loading: { en: 'Loading the page…', fr: 'Chargement de la page…' },
     noScript: {
       en: 'This page needs JavaScript: it checks your file on your computer, so that none of your employees’ data is sent before you generate the file. Turn JavaScript on, or use the API or the command-line tool.',
-      fr: 'Cette page a besoin de JavaScript\u00a0: c’est votre ordinateur qui vérifie le fichier, pour qu’aucune donnée de vos salariés ne parte avant la génération. Activez JavaScript, ou passez par l’API ou l’outil en ligne de commande.',
+      fr: 'Cette page nécessite JavaScript\u00a0: c’est votre ordinateur qui vérifie le fichier, afin qu’aucune donnée de vos salariés ne soit envoyée avant la génération. Activez JavaScript, ou utilisez l’API ou l’outil en ligne de commande.',
     },
     refusals: {
       signInRequired: {
         en: 'You are signed out. Sign in again, then retry.',
-        fr: 'Vous n’êtes plus connecté. Reconnectez-vous, puis réessayez.',
+        fr: 'Votre session a pris fin. Reconnectez-vous, puis réessayez.',
       },
       csrfRejected: {
         en: 'This request was not sent by the dashboard’s page (its security token is missing or out of date). Reload the page and try again.',
-        fr: 'Cette requête ne vient pas de la page du tableau de bord (son jeton de sécurité manque ou n’est plus valable). Rechargez la page et réessayez.',
+        fr: 'Cette requête ne provient pas de la page du tableau de bord (jeton de sécurité absent ou périmé). Rechargez la page et réessayez.',
       },
       idempotencyKeyRequired: {
         en: 'is required: the page sends one per file, so that a second click makes no second file',
@@ -41,7 +41,7 @@ export const BUILD_TEXTS = {
         en: (n: number, max: number) =>
           `header no. ${n} is longer than ${max} characters: only a column’s header is kept, never a cell`,
         fr: (n: number, max: number) =>
-          `l’en-tête n°\u00a0${n} dépasse ${max} caractères\u00a0: on ne garde que l’en-tête d’une colonne, jamais une cellule`,
+          `l’en-tête n°\u00a0${n} dépasse ${max} caractères\u00a0: seul l’intitulé d’une colonne est enregistré, jamais le contenu d’une cellule`,
       },
       unknownColumn: {
         en: (n: number) =>

@@ -7,22 +7,22 @@ export const ERROR_TEXTS = {
     notFoundTitle: { en: 'Page not found', fr: 'Page introuvable' },
     notFound: {
       en: 'There is nothing here, or it belongs to another organization.',
-      fr: 'Il n’y a rien ici, ou cela appartient à une autre organisation.',
+      fr: 'Cette page n’existe pas, ou elle appartient à une autre organisation.',
     },
     forbiddenTitle: { en: 'Request refused', fr: 'Requête refusée' },
     forbidden: {
       en: 'This form was out of date or sent from another site. Reload the page and try again.',
-      fr: 'Ce formulaire n’était plus à jour ou venait d’un autre site. Rechargez la page et réessayez.',
+      fr: 'Ce formulaire n’était plus à jour ou provenait d’un autre site. Rechargez la page et réessayez.',
     },
     unavailableTitle: { en: 'Temporarily unavailable', fr: 'Indisponible pour l’instant' },
     unavailable: {
       en: 'A service the dashboard needs is unavailable. Nothing was changed. Try again in a minute.',
       fr: 'Un service dont le tableau de bord a besoin est indisponible. Rien n’a été modifié. Réessayez dans une minute.',
     },
-    bundleMissingTitle: { en: 'Page not built', fr: 'Page non construite' },
+    bundleMissingTitle: { en: 'Page not built', fr: 'Page non compilée' },
     bundleMissing: {
       en: 'This page runs in your browser and its files were not built on this server. Whoever runs ppfile should run npm run build:web, then restart it.',
-      fr: 'Cette page s’exécute dans votre navigateur et ses fichiers n’ont pas été construits sur ce serveur. La personne qui administre ppfile doit lancer npm run build:web, puis le redémarrer.',
+      fr: 'Cette page s’exécute dans votre navigateur, mais ses fichiers n’ont pas été compilés sur ce serveur. L’administrateur de ppfile doit lancer npm run build:web, puis redémarrer ppfile.',
     },
     internalTitle: { en: 'Something went wrong', fr: 'Une erreur s’est produite' },
     internal: {

@@ -9,7 +9,7 @@ export const FILES_TEXTS = {
     title: { en: 'Files', fr: 'Fichiers' },
     intro: {
       en: 'Files your organization generated through the API. Available files can be downloaded until they expire.',
-      fr: 'Les fichiers générés par votre organisation avec l’API. Les fichiers disponibles se téléchargent jusqu’à leur expiration.',
+      fr: 'Les fichiers générés par votre organisation avec l’API. Les fichiers disponibles peuvent être téléchargés jusqu’à leur expiration.',
     },
     file: { en: 'File', fr: 'Fichier' },
     kind: { en: 'Kind', fr: 'Type' },
@@ -39,7 +39,7 @@ export const FILES_TEXTS = {
     notAvailable: { en: 'This file cannot be downloaded.', fr: 'Ce fichier ne peut pas être téléchargé.' },
     notStored: {
       en: 'This file was generated with store: false: only its metadata was kept.',
-      fr: 'Ce fichier a été généré avec store: false\u00a0: seules ses métadonnées ont été gardées.',
+      fr: 'Ce fichier a été généré avec store: false\u00a0: seules ses métadonnées ont été conservées.',
     },
     processing: {
       en: 'This file is still being generated. Try again in a few seconds.',
@@ -47,7 +47,7 @@ export const FILES_TEXTS = {
     },
     failed: {
       en: 'The generation of this file failed; nothing was kept.',
-      fr: 'La génération de ce fichier a échoué\u00a0; rien n’a été gardé.',
+      fr: 'La génération de ce fichier a échoué\u00a0; rien n’a été conservé.',
     },
     expiredText: {
       en: 'This file has expired and was deleted.',

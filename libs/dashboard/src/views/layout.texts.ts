@@ -20,12 +20,12 @@ export const LAYOUT_TEXTS = {
     try: { en: 'Try it', fr: 'Essayer' },
     account: { en: 'Account', fr: 'Compte' },
     signOut: { en: 'Sign out', fr: 'Se déconnecter' },
-    docs: { en: 'API docs', fr: 'Doc. de l’API' },
+    docs: { en: 'API docs', fr: 'Documentation de l’API' },
   },
   langSwitch: { en: 'Language', fr: 'Langue' },
   footer: {
     en: 'ppfile prepares and checks files for the Passeport de Prévention portal. It never submits anything to the portal.',
-    fr: 'ppfile prépare et vérifie des fichiers pour le portail Passeport de Prévention. Il ne dépose jamais rien sur le portail.',
+    fr: 'ppfile prépare et vérifie les fichiers destinés au portail Passeport de Prévention. Il n’effectue jamais aucun dépôt sur le portail.',
   },
   time: {
     ago: { en: (t: string) => `${t} ago`, fr: (t: string) => `il y a ${t}` },
