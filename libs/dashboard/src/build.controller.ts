@@ -174,7 +174,7 @@ export class DashboardBuildApiController {
       throw invalidField('Idempotency-Key', MESSAGES[lang].build.refusals.idempotencyKeyRequired);
     if (!IDEMPOTENCY_KEY.test(idempotencyKey))
       throw invalidField('Idempotency-Key', fieldProblem('idempotency_key', lang));
-    // The organization's per-minute limit, apart from its API calls (as Try it's).
+    // The organization's per-minute limit for Generate, counted apart from its API calls (the plan's rate).
     const perMinute = PLANS[session.organization.plan].requestsPerMinute * this.options.rateLimitScale;
     const limit = await this.limiter.hit([
       { name: `dashboard-build:${session.organization.id}`, limit: perMinute },
