@@ -216,7 +216,7 @@ describe('GET /dashboard/build: the page’s shell', () => {
       .set('Accept-Language', 'fr');
     expect(configOf(res.text).lang).toBe('fr');
     expect(res.text).toContain('<title>Construire un fichier · ppfile</title>');
-    expect(res.text).toContain('a besoin de JavaScript');
+    expect(res.text).toContain('nécessite JavaScript');
     const usage = await request(gw.http).get('/dashboard').set('Cookie', cookie).set('Accept-Language', 'fr');
     expect(usage.text).toContain('<a href="/dashboard/build" >Construire un fichier</a>');
   });
