@@ -425,6 +425,41 @@ describe('POST /dashboard/build/generate', () => {
     expect(Buffer.from(download.text, 'utf8').equals(cliBytes(b, today as string))).toBe(true);
   });
 
+  it('keeps a removed person’s dashboard key out of the API keys: their files stay, labelled as built here', async () => {
+    const leaving = await signedIn(org.id, 'leaving@build.example');
+    const { csrf } = await buildConfig(leaving);
+    const made = await request(gw.http)
+      .post('/dashboard/build/generate')
+      .set('Cookie', leaving)
+      .set('Idempotency-Key', 'build-leaving-1')
+      .set('X-CSRF-Token', csrf as string)
+      .send(body(1, 'leaving'));
+    expect(made.status).toBe(200);
+    const record = (await gw.stores.files.getFileRecord(made.body.file_id as string))!;
+    await gw.stores.users.remove('leaving@build.example');
+    // The person's row is gone, so their key's user_id is null (ON DELETE SET NULL): the file keeps its key.
+    const key = await gw.prisma.apiKey.findUnique({ where: { id: record.apiKeyId } });
+    expect(key).toMatchObject({ prefix: 'pp_dashboard', userId: null });
+
+    const keysPage = await request(gw.http).get('/dashboard/keys').set('Cookie', cookie);
+    expect(keysPage.status).toBe(200);
+    expect(keysPage.text).not.toContain('pp_dashboard');
+    expect(keysPage.text).not.toContain(record.apiKeyId);
+    const revoke = await request(gw.http)
+      .post(`/dashboard/keys/${record.apiKeyId}/revoke`)
+      .set('Cookie', cookie)
+      .set('Origin', 'http://127.0.0.1')
+      .type('form')
+      .send({ _csrf: csrf as string, confirmed: '1' });
+    expect(revoke.status).not.toBe(303);
+    const files = await request(gw.http)
+      .get('/dashboard/files')
+      .set('Cookie', cookie)
+      .set('Accept-Language', 'en');
+    expect(files.text).toContain(`title="${record.id}"`);
+    expect(files.text).not.toContain('pp_dashboard…');
+  });
+
   it('takes the large path with Prefer: respond-async: 202, then available, downloadable with the CLI’s bytes', async () => {
     worker ??= await startWorker(workerConfigFor(gw));
     const { csrf, today } = await buildConfig();

@@ -14,7 +14,7 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { API_KEY_ID } from '@ppfile/contract';
-import { ApiKeyStore, type ApiKeyInfo } from '@ppfile/db';
+import { ApiKeyStore, isDashboardKey, type ApiKeyInfo } from '@ppfile/db';
 import { Clock } from '@ppfile/infra';
 import { DASHBOARD_OPTIONS, type DashboardOptions } from './dashboard-options';
 import { DashboardExceptionFilter, DashboardNotFound, redirect, sendPage } from './dashboard-errors';
@@ -139,7 +139,7 @@ export class DashboardKeysController {
 
   /** The organization's API keys: not the people's dashboard keys (ApiKeyStore.dashboardKeyOf), which no one holds. */
   private async apiKeysOf(session: SignedIn): Promise<ApiKeyInfo[]> {
-    return (await this.apiKeys.listApiKeys(session.organization.id)).filter((k) => k.userId === null);
+    return (await this.apiKeys.listApiKeys(session.organization.id)).filter((k) => !isDashboardKey(k));
   }
 
   private async ownKey(session: SignedIn, id: string): Promise<ApiKeyInfo> {

@@ -1,7 +1,15 @@
 import { Controller, Get, Inject, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ApiKeyStore, FileStore, monthOf, PLANS, UnitLedger, UsageHistoryStore } from '@ppfile/db';
+import {
+  ApiKeyStore,
+  FileStore,
+  isDashboardKey,
+  monthOf,
+  PLANS,
+  UnitLedger,
+  UsageHistoryStore,
+} from '@ppfile/db';
 import { Clock } from '@ppfile/infra';
 import { DASHBOARD_OPTIONS, type DashboardOptions } from './dashboard-options';
 import { DashboardExceptionFilter, sendPage } from './dashboard-errors';
@@ -68,7 +76,7 @@ export class DashboardUsageController {
         recentFiles: recent.files,
         keys: new Map(keys.map((k) => [k.id, k])),
         // The API keys held: a person's dashboard key is none.
-        activeKeys: keys.filter((k) => !k.revokedAt && k.userId === null).length,
+        activeKeys: keys.filter((k) => !k.revokedAt && !isDashboardKey(k)).length,
         baseUrl: this.options.publicBaseUrl,
         now,
       }),

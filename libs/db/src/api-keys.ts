@@ -48,6 +48,15 @@ export interface ApiKeyInfo {
 /** The display prefix of the dashboard keys: outside KEY_FORMAT, so no token can ever match one. */
 export const DASHBOARD_KEY_PREFIX = 'pp_dashboard';
 
+/**
+ * Whether a key is a person's dashboard key (dashboardKeyOf), which no one holds. Told by its prefix,
+ * not by `userId`: removing the person sets `userId` to null (the files keep their key), and the key
+ * must not then show up among the organization's API keys.
+ */
+export function isDashboardKey(key: { prefix: string }): boolean {
+  return key.prefix === DASHBOARD_KEY_PREFIX;
+}
+
 export interface AuthenticatedKey {
   keyId: string;
   mode: KeyMode;

@@ -1,4 +1,4 @@
-import type { ApiKeyInfo, FileRecord } from '@ppfile/db';
+import { isDashboardKey, type ApiKeyInfo, type FileRecord } from '@ppfile/db';
 import { html, type Html } from '../html';
 import type { Messages } from '../i18n';
 import { alert, layout, pageHead, type ViewContext } from './layout';
@@ -14,7 +14,7 @@ export function stateOf(file: FileRecord, now: Date): FileState {
 /** The creating key: its display prefix (which says live or test) and its name. */
 function keyLabel(t: Messages, key: ApiKeyInfo | undefined): Html {
   if (!key) return html`<span class="muted">—</span>`;
-  if (key.userId) return html`<span>${t.files.dashboardKey}</span>`;
+  if (isDashboardKey(key)) return html`<span>${t.files.dashboardKey}</span>`;
   return html`<span class="mono">${key.prefix}…</span
     >${key.name ? html`<span class="sub">${key.name}</span>` : ''}`;
 }
