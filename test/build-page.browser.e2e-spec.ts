@@ -148,11 +148,14 @@ async function arrowTo(row: number, column: string): Promise<void> {
   expect(await focusedCell()).toEqual([row, col]);
 }
 
-/** Enter on the focused cell, the text typed over its value, Enter: the editor is the cell's, labelled. */
+/**
+ * Enter on the focused cell, the text typed over its value, Enter: the editor is the cell's, labelled
+ * with its column and the workbook's row (grid row r is the sheet's row r + 2: headers on row 1).
+ */
 async function typeInCell(row: number, column: string, text: string): Promise<void> {
   await arrowTo(row, column);
   await page.keyboard.press('Enter');
-  const editor = page.getByLabel(`${column}, row ${row + 1}`, { exact: true });
+  const editor = page.getByLabel(`${column}, sheet row ${row + 2}`, { exact: true });
   await expect(editor.evaluate((e) => e === document.activeElement)).resolves.toBe(true);
   await page.keyboard.type(text);
   await page.keyboard.press('Enter');
@@ -316,6 +319,7 @@ describe('the Build page in Chromium, from a workbook to the portal’s file', (
     await expect(page.getByTestId('build-read-summary').innerText()).resolves.toBe(
       '3 rows read from sheet “Stagiaires” (headers on row 1), 2 declarations.',
     );
+    await expect(page.getByTestId('build-strict').isChecked()).resolves.toBe(true);
 
     // 2. The problems listed are the import's answer for the same workbook and kind: reading issues
     // (warnings: the value was left out), errors and warnings — code, cell, column, message.
@@ -368,6 +372,20 @@ describe('the Build page in Chromium, from a workbook to the portal’s file', (
 
   it('5, 7: the problems and the grid pass axe-core (EN, desktop); a cell shown from its problem is highlighted', async () => {
     expect(await seriousViolations()).toEqual([]);
+    // The rows are named by the workbook's rows (headers on row 1), the cells by their references.
+    await expect(page.locator('th.build-row-head').allInnerTexts()).resolves.toEqual(['2', '3', '4']);
+    await expect(page.locator('table.build-grid thead th').first().innerText()).resolves.toMatch(
+      /^sheet row$/i,
+    );
+    await expect(
+      page.locator(`td[data-cell="2:${await columnIndex('NIR')}"]`).getAttribute('title'),
+    ).resolves.toBe('Stagiaires!L4');
+    // A reading issue (the formula saved without its value) is shown in the grid too, at its cell.
+    await page.locator('li.build-problem[data-code=UNCOMPUTED_FORMULA] .build-go').click();
+    const read = page.locator('td.build-target');
+    await expect(read.getAttribute('data-column')).resolves.toBe('ID_UNIQUE_PARTENAIRE');
+    await expect(read.getAttribute('data-cell')).resolves.toMatch(/^0:/);
+    await expect(read.getAttribute('title')).resolves.toMatch(/^Stagiaires!C2\n/);
     await page.locator('li.build-problem.bad[data-code=REQUIRED_FIELD] .build-go').click();
     const target = page.locator('td.build-target');
     await expect(target.getAttribute('data-column')).resolves.toBe('ID_UNIQUE_PARTENAIRE');
@@ -507,6 +525,35 @@ describe('the Build page in Chromium, from a workbook to the portal’s file', (
     await page.waitForURL(`${base}/dashboard/files`);
     for (const id of [firstFileId, fileId])
       await expect(page.locator(`tr[data-file-id="${id}"]`).count()).resolves.toBe(1);
+  });
+
+  it('3: strict references, checked as the API’s default; unchecked, an unknown code is a warning (the file read again)', async () => {
+    await page.goto(`${base}/dashboard/build`);
+    const strict = page.getByTestId('build-strict');
+    await expect(strict.isChecked()).resolves.toBe(true);
+    const csv = readFileSync(
+      path.join(ROOT, 'libs/rules/test/golden/adf-training_organization.csv'),
+      'utf8',
+    ).replace('|115650/', '|999999/');
+    await page
+      .getByTestId('build-file-input')
+      .setInputFiles({ name: 'strict.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') });
+    await page.getByTestId('build-read-summary').waitFor();
+    await settled();
+    const unknown = 'li.build-problem[data-code=INVALID_ROME_CODE]';
+    await expect(page.locator(`${unknown}.bad`).count()).resolves.toBe(1);
+    // Its cell in the sheet (a CSV's "sheet": the file's name), the code list of the sheet's row 2.
+    await expect(page.locator(`${unknown} .build-go`).innerText()).resolves.toBe(
+      "'strict.csv'!H2 · COMPETENCE_TRANSFERABLE",
+    );
+    await strict.uncheck();
+    await page.waitForFunction((s) => document.querySelector(`${s}.warn`) !== null, unknown);
+    await settled();
+    await expect(page.locator(`${unknown}.bad`).count()).resolves.toBe(0);
+    await expect(counts()).resolves.toMatch(/^0 errors, /);
+    await strict.check();
+    await page.waitForFunction((s) => document.querySelector(`${s}.bad`) !== null, unknown);
+    await settled();
   });
 
   it('5, 7: Try it with a result passes axe-core (EN, desktop)', async () => {

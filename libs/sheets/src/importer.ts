@@ -131,6 +131,34 @@ const BODY_FLOOR_BYTES = 2 * 1024 * 1024;
  * of ReadBudget, no header row), LINE_LIMIT_EXCEEDED (more data rows than env.maxRows).
  */
 export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnvironment): ImportResult {
+  return importSheetLocated(bytes, req, env).result;
+}
+
+/**
+ * Where an import read its body (not part of the API's answer, which stays as it is): the sheet, the
+ * sheet row of each holder, and the column letters of each official column mapped. A page showing the
+ * body points its rows and cells back at the person's spreadsheet with it.
+ */
+export interface SheetLocation {
+  /** The sheet read (a CSV's: the file's name), as `ImportResult.sheet`. */
+  sheet: string;
+  /** The sheet row (1-based) of each holder, in body order (declaration after declaration). */
+  rows: number[];
+  /** Official column → its column letters in the sheet (`E`, `AB`). */
+  columns: Record<string, string>;
+}
+
+export interface LocatedImport {
+  result: ImportResult;
+  located: SheetLocation;
+}
+
+/** importSheet, with where each holder and column of the body came from in the sheet. */
+export function importSheetLocated(
+  bytes: Uint8Array,
+  req: ImportRequest,
+  env: RulesEnvironment,
+): LocatedImport {
   const lang = env.lang ?? 'en';
   const kind = resolveKind(req, lang);
   checkFileSize(bytes.byteLength, kind.spec.limits.maxBytes, lang);
@@ -155,7 +183,7 @@ export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnv
       if (!reader.sawCell && source.encoding !== 'mixed') throw unreadable('empty', lang);
       throw noHeaderRow([{ ...reader.searched(false), csv: true }], kind, lang);
     }
-    return reader.finish(req);
+    return reader.finishLocated(req);
   }
 
   const workbook = new XlsxWorkbook(buf, budget);
@@ -183,7 +211,7 @@ export function importSheet(bytes: Uint8Array, req: ImportRequest, env: RulesEnv
   for (const sheet of candidates) {
     const reader = new SheetReader(kind, mapping, sheet.name, workbook.date1904, env, bodyLimit);
     workbook.readSheet(sheet, (row) => reader.visit(row));
-    if (reader.headerFound) return reader.finish(req);
+    if (reader.headerFound) return reader.finishLocated(req);
     searched.push(reader.searched(sheet.hidden));
   }
   // The default takes visible sheets only (API.md §14); a hidden one with the headers is named.
@@ -604,7 +632,19 @@ class SheetReader {
     return decl;
   }
 
-  finish(req: ImportRequest): ImportResult {
+  finishLocated(req: ImportRequest): LocatedImport {
+    const columns: Record<string, string> = {};
+    for (const column of this.columns) {
+      const col = this.colOf.get(column.name);
+      if (col !== undefined) columns[column.name] = columnLetters(col);
+    }
+    return {
+      result: this.finish(req),
+      located: { sheet: this.sheetName, rows: this.declarations.flatMap((d) => d.rows), columns },
+    };
+  }
+
+  private finish(req: ImportRequest): ImportResult {
     const { spec, type, declarant } = this.kind;
     const body: DeclarationBody = {
       type,

@@ -62,6 +62,8 @@ export function BuildApp({ config }: { config: BuildConfig }) {
   const mappings = useSavedMapping(config);
   const generator = useGenerate(config);
   const [kind, setKind] = useState<Kind>({ type: 'adf', declarant: 'training_organization' });
+  /** strict_references of the import and of each check: the API's default, saved nowhere. */
+  const [strict, setStrict] = useState(true);
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState<Busy | null>(null);
   const [built, setBuilt] = useState<Built | null>(null);
@@ -89,24 +91,29 @@ export function BuildApp({ config }: { config: BuildConfig }) {
 
   const progress = (label: string) => (done: number, total: number) => setBusy({ label, done, total });
 
-  const runImport = async (source: File, forKind: Kind, mapping: HeaderMapping | null) => {
+  const runImport = async (
+    source: File,
+    forKind: Kind,
+    mapping: HeaderMapping | null,
+    strictRefs = strict,
+  ) => {
     setAlert(null);
     setBusy({ label: t.reading(source.name), done: 0, total: 0 });
     try {
       const form = {
         type: forKind.type,
         declarant: forKind.declarant,
-        strict_references: true,
+        strict_references: strictRefs,
         filename: source.name,
         ...(mapping ? { mapping } : {}),
       };
-      const result = await engine().importSheet(
+      const { result, located } = await engine().importSheet(
         await source.arrayBuffer(),
         form,
         progress(t.reading(source.name)),
       );
       const index = new RowIndex(result.body);
-      const places = sheetPlaces(result, index);
+      const places = sheetPlaces(located);
       const counts = countsOf(result.validation, result.issue_count);
       const problems = importProblems(result, index, places);
       setBuilt({ result, body: result.body, index, places, problems, counts, edited: false });
@@ -141,10 +148,15 @@ export function BuildApp({ config }: { config: BuildConfig }) {
   };
 
   /** The body's validation replaces the problems (the reading's issues were about the sheet as read). */
-  const check = async (body: DeclarationBody, current: Built, announceAs: (summary: string) => string) => {
+  const check = async (
+    body: DeclarationBody,
+    current: Built,
+    announceAs: (summary: string) => string,
+    strictRefs = strict,
+  ) => {
     setBusy({ label: t.checking, done: 0, total: 0 });
     try {
-      const response = await engine().validateBody(body, true, progress(t.checking));
+      const response = await engine().validateBody(body, strictRefs, progress(t.checking));
       const counts = countsOf(response);
       const problems = validationProblems(response, current.index, current.places);
       setBuilt({ ...current, body, problems, counts, edited: false });
@@ -183,7 +195,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
     if (!built || working) return;
     setAlert(null);
     try {
-      const generated = await generator.generate(built.body, built.index.rowCount);
+      const generated = await generator.generate(built.body, built.index.rowCount, strict);
       setAnnounce(
         t.generated(generated.filename ?? generated.file_id, generated.rows ?? built.index.rowCount),
       );
@@ -199,6 +211,15 @@ export function BuildApp({ config }: { config: BuildConfig }) {
         setAlert(t.failed(messageOf(error)));
       }
     }
+  };
+
+  /** Strict or not: the problems again, for the data as it is now. */
+  const onStrict = (next: boolean) => {
+    setStrict(next);
+    if (!built || !file || working) return;
+    // Edited or fixed data is checked again as it is; the file as read is read again (its reading issues kept).
+    if (built.body !== built.result.body) void check(built.body, built, t.announceChecked, next);
+    else void runImport(file, kind, given, next);
   };
 
   const onSaveMapping = async () => {
@@ -236,6 +257,22 @@ export function BuildApp({ config }: { config: BuildConfig }) {
       <section class="card" aria-labelledby="build-kind-title">
         <h2 id="build-kind-title">{t.kindTitle}</h2>
         <KindPicker t={t} kind={kind} templateUrl={config.templateUrl} disabled={working} onChange={onKind} />
+        <p class="build-strict">
+          <label>
+            <input
+              type="checkbox"
+              checked={strict}
+              disabled={working}
+              aria-describedby="build-strict-help"
+              data-testid="build-strict"
+              onChange={(event) => onStrict(event.currentTarget.checked)}
+            />{' '}
+            {t.strict}
+          </label>
+        </p>
+        <p class="field-help" id="build-strict-help">
+          {t.strictHelp}
+        </p>
         {mappings.saved && (
           <p class="field-help" data-testid="build-saved-mapping">
             {t.savedMapping(Object.keys(mappings.saved).length)}

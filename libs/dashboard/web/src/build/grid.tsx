@@ -9,7 +9,7 @@ import { memo } from 'preact/compat';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DeclarationBody } from '../engine/protocol';
 import { cellText, choicesOf, type RowIndex } from './body-grid';
-import { cellKey, cellRef, type Problem, type SheetPlaces } from './problems';
+import { cellKey, cellRef, sheetRowOf, type Problem, type SheetPlaces } from './problems';
 import type { Lang, Texts } from './texts';
 import { useVirtualRows } from './use-virtual-rows';
 
@@ -147,7 +147,7 @@ export function Grid(props: GridProps) {
   const tabRow = items.some((i) => i.index === active.row) ? active.row : (items[0]?.index ?? 0);
   const top = items.length ? items[0]!.start - HEAD_HEIGHT : 0;
   const bottom = items.length ? rows.getTotalSize() - items[items.length - 1]!.end : 0;
-  const width = 64 + columns.reduce((n, c) => n + (WIDTHS[c.type] ?? 190), 0);
+  const width = 72 + columns.reduce((n, c) => n + (WIDTHS[c.type] ?? 190), 0);
 
   return (
     <div class="build-grid-scroll" ref={scroller} data-testid="build-grid">
@@ -234,10 +234,13 @@ const GridRow = memo(function GridRow(props: RowProps) {
   const { t, body, index, columns, row, activeCol, targetColumn, actions } = props;
   const at = index.at(row);
   const shared = index.span(at.declaration);
+  // The row of the person's sheet it was read from (the grid's own number for a body not imported).
+  const sheetRow = sheetRowOf(props.places, row);
+  const rowName = sheetRow === null ? t.row(row + 1) : t.sheetRow(sheetRow);
   return (
     <tr aria-rowindex={row + 2} class={targetColumn !== null ? 'build-target-row' : undefined}>
-      <th scope="row" class="build-row-head">
-        {row + 1}
+      <th scope="row" class="build-row-head" title={rowName}>
+        {sheetRow ?? row + 1}
       </th>
       {columns.map((column, col) => {
         const problems = props.problems.get(cellKey(row, column.name));
@@ -249,8 +252,10 @@ const GridRow = memo(function GridRow(props: RowProps) {
           column.level === 'declaration' ? 'build-decl' : '',
           targetColumn === column.name ? 'build-target' : '',
         ];
+        // Where the value is in the person's sheet: its cell, or its row for a column the sheet lacks.
+        const where = cellRef(props.places, row, column.name) ?? rowName;
         const title = [
-          cellRef(props.places, row, column.name),
+          where,
           column.level === 'declaration' && shared > 1 ? t.sharedCell(shared) : '',
           ...(problems ?? []).map((p) => p.message),
         ]
@@ -275,7 +280,7 @@ const GridRow = memo(function GridRow(props: RowProps) {
               <CellEditor
                 column={column}
                 value={text}
-                label={t.editLabel(column.name, row + 1)}
+                label={t.editLabel(column.name, rowName)}
                 empty={t.empty}
                 onDone={actions.stopEditing}
               />
@@ -284,7 +289,7 @@ const GridRow = memo(function GridRow(props: RowProps) {
             )}
             {problems && (
               <span id={descId} hidden>
-                {problems.map((p) => p.message).join(' ')}
+                {[where, ...problems.map((p) => p.message)].join(' — ')}
               </span>
             )}
           </td>

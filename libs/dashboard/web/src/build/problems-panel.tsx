@@ -119,7 +119,8 @@ function Groups({ t, title, by, groups, filter, onChoose }: GroupsProps) {
 }
 
 function ProblemItem({ t, problem: p, onGo }: { t: Texts; problem: Problem; onGo: (p: Problem) => void }) {
-  const where = p.cell ?? (p.row === null ? '' : t.row(p.row + 1));
+  const where =
+    p.cell ?? (p.sheetRow !== null ? t.sheetRow(p.sheetRow) : p.row === null ? '' : t.row(p.row + 1));
   return (
     <li class={p.severity === 'error' ? 'build-problem bad' : 'build-problem warn'} data-code={p.code}>
       <span class={p.severity === 'error' ? 'badge invalid' : 'badge build-badge-warn'}>

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { validateDeclarations } from '@ppfile/rules';
 import { NIR_A, NIR_B, validBody } from '@ppfile/rules/testing/fixtures';
-import { ENV, importOf } from '@ppfile/sheets/testing/workbooks';
+import { importSheetLocated } from '@ppfile/sheets';
+import { ENV } from '@ppfile/sheets/testing/workbooks';
 import type { BodyChange } from '../engine/protocol';
 import { RowIndex, setCell, kindColumns } from './body-grid';
 import {
@@ -12,14 +13,17 @@ import {
   importProblems,
   problemsByCell,
   sheetPlaces,
+  sheetRowOf,
   validationProblems,
   type Problem,
 } from './problems';
 
 /**
  * A sheet whose rows are not in body order: declaration S2's rows are interleaved with S1's, and an
- * empty row is skipped. Row 4 (S1's second holder, grid row 1) has a wrong NIR; row 6 (S2's second
- * holder, grid row 3) an unreadable validity date. A sheet named after a file is quoted in references.
+ * empty row is skipped. Body order (grid rows 0–4): S1's rows 2, 4, 7, then S2's rows 3, 6. Row 4
+ * (grid row 1) has a wrong NIR; row 6 (grid row 4) an unreadable validity date; row 7 (grid row 2) a
+ * training name that differs from its declaration's first row (a reading issue on a row the
+ * validation finds nothing wrong with). A sheet named after a file is quoted in references.
  */
 const CSV = [
   'ID_DECLARATION;REFERENCE_DECLARATION;ID_UNIQUE_PARTENAIRE;NOM_FORMATION;DATE_DEBUT_FORMATION;DATE_FIN_FORMATION;NIR;NOM_TITULAIRE;DATE_DEBUT_VALIDITE',
@@ -28,44 +32,113 @@ const CSV = [
   `S1;Ref 1;U3;SST;14/09/2026;15/09/2026;2991399999999;DURAND;15/09/2026`,
   ';;;;;;;;',
   `S2;Ref 2;U4;SST;14/09/2026;15/09/2026;${NIR_B};PETIT;demain`,
+  `S1;Ref 1;U5;Secourisme;14/09/2026;15/09/2026;${NIR_B};LEROY;15/09/2026`,
 ].join('\r\n');
 
 function imported() {
-  const result = importOf(Buffer.from(CSV), { filename: 'stagiaires.csv' });
+  const { result, located } = importSheetLocated(
+    Buffer.from(CSV),
+    { type: 'adf', declarant: 'employer', filename: 'stagiaires.csv' },
+    ENV,
+  );
   const index = new RowIndex(result.body);
-  return { result, index, places: sheetPlaces(result, index) };
+  return { result, index, places: sheetPlaces(located) };
 }
 
-describe('problems of an import, placed on grid rows', () => {
-  it('places each validation error on its grid row and column, with its sheet cell', () => {
-    const { result, index, places } = imported();
-    expect(index.rowCount).toBe(4);
-    const problems = importProblems(result, index, places);
-    const nir = problems.find((p) => p.code === 'INVALID_NIR')!;
-    expect(nir).toMatchObject({ severity: 'error', column: 'NIR', row: 1, cell: "'stagiaires.csv'!G4" });
-    // The anchor the error gives: grid row 1 was the sheet's row 4, and its NIR is in column G.
-    expect(cellRef(places, 1, 'NIR')).toBe("'stagiaires.csv'!G4");
+describe('sheetPlaces (grid rows ↔ the person’s sheet rows)', () => {
+  it('knows the sheet row and cell of every grid row, and the grid row of every sheet row read', () => {
+    const { index, places } = imported();
+    expect(index.rowCount).toBe(5);
+    expect([0, 1, 2, 3, 4].map((r) => sheetRowOf(places, r))).toEqual([2, 4, 7, 3, 6]);
+    expect([...places.gridRows]).toEqual([
+      [2, 0],
+      [4, 1],
+      [7, 2],
+      [3, 3],
+      [6, 4],
+    ]);
+    expect(cellRef(places, 0, 'NOM_TITULAIRE')).toBe("'stagiaires.csv'!H2");
+    expect(cellRef(places, 4, 'DATE_DEBUT_VALIDITE')).toBe("'stagiaires.csv'!I6");
+    // A column the sheet does not have, a row past the body, no places: no cell.
     expect(cellRef(places, 1, 'REFERENCE_EMPLOYEUR')).toBeUndefined();
+    expect(cellRef(places, 5, 'NIR')).toBeUndefined();
+    expect(cellRef(null, 1, 'NIR')).toBeUndefined();
+    expect(sheetRowOf(places, null)).toBeNull();
   });
 
-  it('lists the reading issues first, as warnings, placed when the answer located their row', () => {
+  it('names a sheet as A1 notation does: plain when it can, quoted otherwise', () => {
+    const places = sheetPlaces({ sheet: 'Stagiaires', rows: [7], columns: { NIR: 'E' } });
+    expect(cellRef(places, 0, 'NIR')).toBe('Stagiaires!E7');
+  });
+});
+
+describe('problems of an import, placed on grid rows', () => {
+  it('places each validation error on its grid row and column, with its sheet row and cell', () => {
     const { result, index, places } = imported();
     const problems = importProblems(result, index, places);
-    const date = problems.find((p) => p.code === 'UNREADABLE_DATE')!;
-    expect(problems[0]).toBe(date);
-    expect(date).toMatchObject({
-      severity: 'warning',
-      column: 'DATE_DEBUT_VALIDITE',
-      cell: "'stagiaires.csv'!I6",
+    const nir = problems.find((p) => p.code === 'INVALID_NIR')!;
+    expect(nir).toMatchObject({
+      severity: 'error',
+      column: 'NIR',
+      row: 1,
+      sheetRow: 4,
+      cell: "'stagiaires.csv'!G4",
     });
-    // The date left out makes a REQUIRED_FIELD error at the same cell: that locates sheet row 6.
-    expect(date.row).toBe(3);
+  });
+
+  it('lists the reading issues first, as warnings, each on the grid row of its sheet row', () => {
+    const { result, index, places } = imported();
+    const problems = importProblems(result, index, places);
+    const reading = problems.filter(
+      (p) => p.code === 'UNREADABLE_DATE' || p.code === 'DECLARATION_VALUES_DIFFER',
+    );
+    expect(problems.slice(0, 2)).toEqual(reading);
+    expect(reading).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        code: 'UNREADABLE_DATE',
+        column: 'DATE_DEBUT_VALIDITE',
+        row: 4,
+        sheetRow: 6,
+        cell: "'stagiaires.csv'!I6",
+      }),
+      // No validation entry names row 7: the reading issue is placed all the same.
+      expect.objectContaining({
+        code: 'DECLARATION_VALUES_DIFFER',
+        column: 'NOM_FORMATION',
+        row: 2,
+        sheetRow: 7,
+        cell: "'stagiaires.csv'!D7",
+      }),
+    ]);
     expect(problems.map((p) => p.id)).toEqual(problems.map((_, i) => i));
+    // Every problem that names a data row of the sheet is on the grid.
+    const dataRows = new Set(places.gridRows.keys());
+    for (const p of problems) if (p.sheetRow !== null) expect(dataRows.has(p.sheetRow)).toBe(true);
+    expect(problems.filter((p) => p.row === null).every((p) => p.sheetRow === null)).toBe(true);
+  });
+
+  it('leaves a problem of the whole file off the grid (the import names it at the header row)', () => {
+    const { result, index, places } = imported();
+    const whole = {
+      ...result,
+      issues: [],
+      validation: {
+        ...result.validation,
+        errors: [],
+        warnings: [
+          { row: 1, cell: "'stagiaires.csv'!1:1", column: null, code: 'NO_DATA_ROWS', message: 'm' },
+        ],
+      },
+    } as typeof result;
+    expect(importProblems(whole, index, places)).toEqual([
+      expect.objectContaining({ row: null, sheetRow: null, cell: "'stagiaires.csv'!1:1" }),
+    ]);
   });
 });
 
 describe('problems of a body checked again', () => {
-  it('reads the API row as the generated file line, and names the sheet cell the import located', () => {
+  it('reads the API row as the generated file line, and names the sheet row and cell it was read from', () => {
     const { result, index, places } = imported();
     const nir = kindColumns('adf').find((c) => c.name === 'NIR')!;
     const edited = setCell(result.body, index.at(1), nir, NIR_A);
@@ -73,7 +146,10 @@ describe('problems of a body checked again', () => {
     const problems = validationProblems(response, index, places);
     expect(problems.some((p) => p.code === 'INVALID_NIR')).toBe(false);
     const date = problems.find((p) => p.code === 'INVALID_DATE')!;
-    expect(date).toMatchObject({ row: 3, column: 'DATE_DEBUT_VALIDITE', cell: "'stagiaires.csv'!I6" });
+    expect(date).toMatchObject({ row: 4, sheetRow: 6, cell: "'stagiaires.csv'!I6" });
+    // Every entry on a row of the body has its sheet row.
+    for (const p of problems) expect(p.sheetRow).toBe(p.row === null ? null : sheetRowOf(places, p.row));
+    expect(problems.some((p) => p.row !== null)).toBe(true);
   });
 
   it('falls back on the line when an entry has no body path', () => {
@@ -104,6 +180,7 @@ const problem = (over: Partial<Problem>): Problem => ({
   column: 'NIR',
   message: '',
   row: 0,
+  sheetRow: null,
   ...over,
 });
 

@@ -3,7 +3,12 @@
  * each placed on a grid row and column, grouped by code and by column. Pure (no DOM).
  */
 import { sheetPrefix } from '@ppfile/sheets/cells';
-import type { BodyChange, DeclarationValidationResponse, ImportResult } from '../engine/protocol';
+import type {
+  BodyChange,
+  DeclarationValidationResponse,
+  ImportResult,
+  SheetLocation,
+} from '../engine/protocol';
 import { rowOfField, type RowIndex } from './body-grid';
 
 export interface Problem {
@@ -16,74 +21,76 @@ export interface Problem {
   message: string;
   /** The grid row (0-based), or null when it points at no row of the body. */
   row: number | null;
+  /** The row of the person's sheet that grid row was read from, when known. */
+  sheetRow: number | null;
   /** Where it is in the sheet (`Declarations!D7`), when known. */
   cell?: string;
 }
 
 /**
- * Where the import read things: its sheet, the sheet column of each official column, and the sheet
- * row of the grid rows the import's answer locates (each entry naming both a body path and a cell; a
- * declaration's entry is on its first row, in the body and in the sheet). The import's answer does
- * not say where the other rows were (empty rows are skipped, rows are grouped by declaration).
+ * Where the import read the body (the engine's `located`, beside the import's answer): its sheet,
+ * the column letters of each official column, the sheet row of each grid row and back. Edits and
+ * the safe fixes change values, never the body's rows: the places hold until another import.
  */
 export interface SheetPlaces {
   sheet: string;
   letters: ReadonlyMap<string, string>;
-  sheetRows: ReadonlyMap<number, number>;
+  /** sheetRows[gridRow]: its sheet row. */
+  sheetRows: readonly number[];
+  /** Sheet row → grid row. */
   gridRows: ReadonlyMap<number, number>;
 }
 
-const CELL = /^(?:.*!)?([A-Z]+)(\d+)$/;
-
-export function sheetPlaces(result: ImportResult, index: RowIndex): SheetPlaces {
-  const letters = new Map<string, string>();
-  for (const m of result.mapping) {
-    const at = CELL.exec(m.cell);
-    if (at) letters.set(m.column, at[1]!);
-  }
-  const sheetRows = new Map<number, number>();
+export function sheetPlaces(located: SheetLocation): SheetPlaces {
   const gridRows = new Map<number, number>();
-  const note = (field: string | undefined, sheetRow: number | undefined) => {
-    const row = rowOfField(field, index);
-    if (row === null || sheetRow === undefined) return;
-    sheetRows.set(row, sheetRow);
-    gridRows.set(sheetRow, row);
+  located.rows.forEach((sheetRow, row) => gridRows.set(sheetRow, row));
+  return {
+    sheet: located.sheet,
+    letters: new Map(Object.entries(located.columns)),
+    sheetRows: located.rows,
+    gridRows,
   };
-  const v = result.validation;
-  for (const e of [...v.errors, ...v.warnings]) note(e.field, e.row);
-  for (const n of v.normalizations) note(n.field, Number(CELL.exec(n.cell)?.[2] ?? NaN) || undefined);
-  return { sheet: result.sheet, letters, sheetRows, gridRows };
 }
 
-/** The sheet reference of a grid cell, when the import said where that row and column were. */
+/** The sheet row of a grid row, when known. */
+export function sheetRowOf(places: SheetPlaces | null, row: number | null): number | null {
+  return (row === null ? undefined : places?.sheetRows[row]) ?? null;
+}
+
+/** The sheet reference of a grid cell (`Stagiaires!E7`), when its row and column came from the sheet. */
 export function cellRef(
   places: SheetPlaces | null,
   row: number | null,
   column: string | null,
 ): string | undefined {
-  if (!places || row === null) return undefined;
-  const sheetRow = places.sheetRows.get(row);
-  const letter = column === null ? undefined : places.letters.get(column);
-  if (sheetRow === undefined || letter === undefined) return undefined;
-  return `${sheetPrefix(places.sheet)}!${letter}${sheetRow}`;
+  const sheetRow = sheetRowOf(places, row);
+  const letter = column === null ? undefined : places?.letters.get(column);
+  if (sheetRow === null || letter === undefined) return undefined;
+  return `${sheetPrefix(places!.sheet)}!${letter}${sheetRow}`;
 }
 
-/** The import's answer as problems: reading issues (as warnings: the value was left out), then the validation's. */
+/**
+ * The import's answer as problems: reading issues (as warnings: the value was left out), then the
+ * validation's. A reading issue names a sheet row: its grid row is the holder read from that row.
+ */
 export function importProblems(result: ImportResult, index: RowIndex, places: SheetPlaces): Problem[] {
   const out: Problem[] = [];
   for (const issue of result.issues) {
+    const row = places.gridRows.get(issue.row) ?? null;
     out.push({
       id: out.length,
       severity: 'warning',
       code: issue.code,
       column: issue.column,
       message: issue.message,
-      row: places.gridRows.get(issue.row) ?? null,
+      row,
+      sheetRow: row === null ? null : issue.row,
       cell: issue.cell,
     });
   }
   const v = result.validation;
   const add = (severity: Problem['severity']) => (e: (typeof v.errors)[number]) => {
+    // An entry of the whole file names the header row: no grid row.
     const row = rowOfField(e.field, index) ?? places.gridRows.get(e.row) ?? null;
     out.push({
       id: out.length,
@@ -92,6 +99,7 @@ export function importProblems(result: ImportResult, index: RowIndex, places: Sh
       column: e.column,
       message: e.message,
       row,
+      sheetRow: sheetRowOf(places, row),
       cell: e.cell,
     });
   };
@@ -100,7 +108,10 @@ export function importProblems(result: ImportResult, index: RowIndex, places: Sh
   return out;
 }
 
-/** A body's validation as problems; `row` of the API is the generated file's line (header = 1). */
+/**
+ * A body's validation as problems; `row` of the API is the generated file's line (header = 1), the
+ * holder's place in the body: its sheet row and cell come from the import's places.
+ */
 export function validationProblems(
   response: DeclarationValidationResponse,
   index: RowIndex,
@@ -110,8 +121,16 @@ export function validationProblems(
   const add = (severity: Problem['severity']) => (e: (typeof response.errors)[number]) => {
     const byLine = e.row !== null && e.row >= 2 && e.row - 2 < index.rowCount ? e.row - 2 : null;
     const row = rowOfField(e.field, index) ?? byLine;
-    const cell = cellRef(places, row, e.column);
-    out.push({ id: out.length, severity, code: e.code, column: e.column, message: e.message, row, cell });
+    out.push({
+      id: out.length,
+      severity,
+      code: e.code,
+      column: e.column,
+      message: e.message,
+      row,
+      sheetRow: sheetRowOf(places, row),
+      cell: cellRef(places, row, e.column),
+    });
   };
   response.errors.forEach(add('error'));
   response.warnings.forEach(add('warning'));

@@ -53,6 +53,18 @@ describe('generateFile (the one request that carries the data)', () => {
     expect(headersOf(calls[0]!).Prefer).toBeUndefined();
   });
 
+  it('sends strict_references: false in the options only when the page unchecked strict references', async () => {
+    const file = { file_id: 'file_3', status: 'available' };
+    const { fetch, calls } = fakeFetch(json(200, file), json(200, file));
+    await generateFile(body, 1, 'k', settings(fetch), false);
+    await generateFile(body, 1, 'k', settings(fetch), true);
+    expect(JSON.parse(calls[0]!.init.body as string)).toEqual({
+      ...body,
+      options: { strict_references: false },
+    });
+    expect(JSON.parse(calls[1]!.init.body as string)).toEqual(body);
+  });
+
   it('asks for the asynchronous way above asyncAboveRows and polls the file until it is ready', async () => {
     const { fetch, calls } = fakeFetch(
       json(202, { file_id: 'file_2', status: 'processing' }),

@@ -101,7 +101,8 @@ export function fileStatusUrl(generateUrl: string, fileId: string): string {
 
 /**
  * POST the body to Generate — as POST /v1/files/generate takes it (the declaration body; the API's
- * default options) — with the Idempotency-Key made once for this body (a second press sends
+ * default options, but for strict references when the page unchecked them: the file is checked as
+ * the page checked it) — with the Idempotency-Key made once for this body (a second press sends
  * the same key: one file), then poll a file accepted asynchronously until it is ready or failed.
  */
 export async function generateFile(
@@ -109,6 +110,7 @@ export async function generateFile(
   rows: number,
   idempotencyKey: string,
   settings: GenerateSettings,
+  strictReferences = true,
 ): Promise<GeneratedFile> {
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
@@ -121,7 +123,7 @@ export async function generateFile(
     method: 'POST',
     credentials: 'same-origin',
     headers,
-    body: JSON.stringify(body),
+    body: JSON.stringify(strictReferences ? body : { ...body, options: { strict_references: false } }),
   });
   if (!res.ok) throw await refused(res);
   let file = (await res.json()) as GeneratedFile;

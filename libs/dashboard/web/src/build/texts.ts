@@ -23,6 +23,9 @@ const EN = {
   template: 'Download the empty template (XLSX)',
   templateHelp:
     'Row 1 holds the official column names, row 2 their labels; fill from row 3. Your own sheet works too.',
+  strict: 'Unknown reference codes are errors (strict references)',
+  strictHelp:
+    'The API’s default. Unchecked, a code missing from the reference lists is only a warning. Changing it checks your data again.',
   savedMapping: (n: number) =>
     `Your organization’s saved mapping (${count('en', n, 'header', 'headers')}) is applied to this kind.`,
 
@@ -81,9 +84,10 @@ const EN = {
   gridHelp:
     'Arrow keys move between cells, Enter or F2 edits a cell, Enter confirms and Escape cancels. Changes stay on this computer.',
   gridCaption: (rows: number) => `${count('en', rows, 'row', 'rows')}, one per holder`,
-  rowHeader: 'Row',
+  rowHeader: 'Sheet row',
+  sheetRow: (n: number) => `Sheet row ${n}`,
   sharedCell: (n: number) => `Declaration value, shared by its ${count('en', n, 'row', 'rows')}`,
-  editLabel: (column: string, row: number) => `${column}, row ${row}`,
+  editLabel: (column: string, row: string) => `${column}, ${row.charAt(0).toLowerCase()}${row.slice(1)}`,
   empty: '(empty)',
   edited: 'You changed the data: check again to update the problems.',
   checkAgain: 'Check again',
@@ -128,6 +132,8 @@ const FR: Texts = {
   trainingOrganization: 'Organisme de formation',
   template: 'Télécharger le modèle vierge (XLSX)',
   templateHelp: `La ligne 1 contient les noms officiels des colonnes et la ligne 2 leurs libellés${nbsp}; commencez la saisie à la ligne 3. Vous pouvez aussi partir de votre propre tableur.`,
+  strict: 'Traiter les codes de référence inconnus comme des erreurs (contrôle strict)',
+  strictHelp: `C’est le réglage par défaut de l’API. Décoché, un code absent des listes de référence ne donne qu’un avertissement. Le modifier relance la vérification.`,
   savedMapping: (n: number) =>
     `La correspondance des colonnes enregistrée par votre organisation (${count('fr', n, 'en-tête', 'en-têtes')}) est appliquée à ce type de fichier.`,
 
@@ -185,9 +191,10 @@ const FR: Texts = {
   gridTitle: '5. Vos données',
   gridHelp: `Déplacez-vous avec les flèches${nbsp}; Entrée ou F2 pour modifier une cellule, Entrée pour valider, Échap pour annuler. Vos modifications restent sur cet ordinateur.`,
   gridCaption: (rows: number) => `${count('fr', rows, 'ligne', 'lignes')}, une par titulaire`,
-  rowHeader: 'Ligne',
+  rowHeader: 'Ligne du tableur',
+  sheetRow: (n: number) => `Ligne ${n} du tableur`,
   sharedCell: (n: number) => `Valeur de la déclaration, commune à ses ${count('fr', n, 'ligne', 'lignes')}`,
-  editLabel: (column: string, row: number) => `${column}, ligne ${row}`,
+  editLabel: (column: string, row: string) => `${column}, ${row.charAt(0).toLowerCase()}${row.slice(1)}`,
   empty: '(vide)',
   edited: `Vous avez modifié les données${nbsp}: relancez la vérification pour mettre à jour les anomalies.`,
   checkAgain: 'Vérifier à nouveau',

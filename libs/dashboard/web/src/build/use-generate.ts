@@ -12,30 +12,45 @@ import { generateFile, type GeneratedFile } from './server';
 
 export interface Generator {
   generation: Generation;
-  /** Sends the body (rows: its holders, for the asynchronous threshold); rejects as generateFile does. */
-  generate: (body: DeclarationBody, rows: number) => Promise<GeneratedFile>;
+  /**
+   * Sends the body (rows: its holders, for the asynchronous threshold; strict: strict_references);
+   * rejects as generateFile does.
+   */
+  generate: (body: DeclarationBody, rows: number, strict: boolean) => Promise<GeneratedFile>;
   reset: () => void;
 }
 
 export function useGenerate(config: BuildConfig): Generator {
   const [generation, setGeneration] = useState<Generation>({ state: 'idle' });
-  const key = useRef<{ body: DeclarationBody | null; key: string }>({ body: null, key: '' });
-  const keyFor = (body: DeclarationBody): string => {
-    if (key.current.body !== body) key.current = { body, key: crypto.randomUUID() };
+  const key = useRef<{ body: DeclarationBody | null; strict: boolean; key: string }>({
+    body: null,
+    strict: true,
+    key: '',
+  });
+  // Another body, or the same sent with other options, is another request: another key.
+  const keyFor = (body: DeclarationBody, strict: boolean): string => {
+    if (key.current.body !== body || key.current.strict !== strict)
+      key.current = { body, strict, key: crypto.randomUUID() };
     return key.current.key;
   };
   return {
     generation,
     reset: () => setGeneration({ state: 'idle' }),
-    generate: async (body, rows) => {
+    generate: async (body, rows, strict) => {
       setGeneration({ state: 'sending' });
       try {
-        const file = await generateFile(body, rows, keyFor(body), {
-          fetch: http,
-          generateUrl: config.generateUrl,
-          csrf: config.csrf,
-          asyncAboveRows: config.asyncAboveRows,
-        });
+        const file = await generateFile(
+          body,
+          rows,
+          keyFor(body, strict),
+          {
+            fetch: http,
+            generateUrl: config.generateUrl,
+            csrf: config.csrf,
+            asyncAboveRows: config.asyncAboveRows,
+          },
+          strict,
+        );
         setGeneration({ state: 'done', file });
         return file;
       } catch (error) {

@@ -13,6 +13,7 @@ import type {
   EngineRequest,
   EngineResults,
   ImportForm,
+  LocatedImport,
 } from './protocol';
 
 export type ProgressCallback = (done: number, total: number) => void;
@@ -36,6 +37,8 @@ interface Pending {
   resolve: (result: unknown) => void;
   reject: (error: EngineError) => void;
   onProgress?: ProgressCallback;
+  /** The caller takes `{ result, located }` (the import), not the result alone. */
+  located: boolean;
 }
 
 type Omitted<R> = R extends unknown ? Omit<R, 'id'> : never;
@@ -69,12 +72,11 @@ export class EngineClient {
     );
   }
 
-  importSheet(
-    bytes: ArrayBuffer,
-    form: ImportForm,
-    onProgress?: ProgressCallback,
-  ): Promise<EngineResults['import']> {
-    return this.after(() => this.send<'import'>({ op: 'import', bytes, form }, [bytes], onProgress));
+  /** The import's answer (`result`, the API's JSON) and where its holders were in the sheet (`located`). */
+  importSheet(bytes: ArrayBuffer, form: ImportForm, onProgress?: ProgressCallback): Promise<LocatedImport> {
+    return this.after(() =>
+      this.request({ op: 'import', bytes, form }, [bytes], onProgress, true),
+    ) as Promise<LocatedImport>;
   }
 
   validateBody(
@@ -106,9 +108,19 @@ export class EngineClient {
     transfer: Transferable[],
     onProgress?: ProgressCallback,
   ): Promise<EngineResults[K]> {
+    return this.request(message, transfer, onProgress, false) as Promise<EngineResults[K]>;
+  }
+
+  /** Resolves with the reply's `result`, or with `{ result, located }` when `located` is asked for. */
+  private request(
+    message: Omitted<EngineRequest>,
+    transfer: Transferable[],
+    onProgress: ProgressCallback | undefined,
+    located: boolean,
+  ): Promise<unknown> {
     const id = this.nextId++;
-    return new Promise<EngineResults[K]>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (r: unknown) => void, reject, onProgress });
+    return new Promise<unknown>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onProgress, located });
       this.worker.postMessage({ ...message, id }, transfer);
     });
   }
@@ -121,8 +133,17 @@ export class EngineClient {
       return;
     }
     this.pending.delete(reply.id);
-    if (reply.type === 'result') pending.resolve(reply.result);
-    else pending.reject(new EngineError(reply.error));
+    if (reply.type !== 'result') pending.reject(new EngineError(reply.error));
+    else if (!pending.located) pending.resolve(reply.result);
+    else if (reply.located) pending.resolve({ result: reply.result, located: reply.located });
+    else
+      pending.reject(
+        new EngineError({
+          status: 500,
+          code: 'ENGINE_FAILED',
+          message: 'The checker did not say where the rows were.',
+        }),
+      );
   }
 
   private failAll(body: EngineErrorBody): void {

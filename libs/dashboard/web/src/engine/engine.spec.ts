@@ -86,7 +86,12 @@ describe('the engine (run in Node here; in Chromium by test/browser-engine.e2e-s
 
   it('imports and validates bodies as the API does; strict_references is the page’s choice', () => {
     const bytes = csv(4);
-    expect(engine.importSheet(bytes, form)).toEqual(importSheet(bytes, form, env));
+    const imported = engine.importSheet(bytes, form);
+    expect(imported.result).toEqual(importSheet(bytes, form, env));
+    // Where each holder came from travels beside the answer: one sheet row per holder, after the header.
+    expect(imported.located.sheet).toBe(form.filename);
+    expect(imported.located.rows).toEqual([2, 3, 4, 5]);
+    expect(imported.located.columns.NIR).toMatch(/^[A-Z]+$/);
     const body = validBody('jdr', 'training_organization', 2);
     (body.declarations as { transferable_skills: string[] }[])[0]!.transferable_skills = ['999999'];
     for (const strict of [true, false]) {

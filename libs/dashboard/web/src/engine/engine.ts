@@ -22,7 +22,7 @@ import {
   type ReferenceLists,
   type RulesEnvironment,
 } from '@ppfile/rules';
-import { importSheet, type DeclarationBody, type ImportResult } from '@ppfile/sheets';
+import { importSheetLocated, type DeclarationBody, type LocatedImport } from '@ppfile/sheets';
 import type {
   CsvForm,
   EngineErrorBody,
@@ -121,11 +121,14 @@ export class Engine {
     return validator.end();
   }
 
-  /** POST /v1/declarations/import with a live key. */
-  importSheet(bytes: Uint8Array, form: ImportForm, progress?: Progress): ImportResult {
+  /**
+   * POST /v1/declarations/import with a live key: `result` its answer; `located` where each holder
+   * and column of the body was in the sheet (not part of the answer).
+   */
+  importSheet(bytes: Uint8Array, form: ImportForm, progress?: Progress): LocatedImport {
     checkUploadSize(bytes);
     progress?.(0, 1);
-    const result = importSheet(
+    const result = importSheetLocated(
       bytes,
       {
         type: form.type,

@@ -5,7 +5,7 @@
  * the only request this worker makes is the lists' GET.
  */
 import { Engine, errorBody, type ReferenceListsAsset } from './engine';
-import type { EngineLang, EngineReply, EngineRequest } from './protocol';
+import type { EngineLang, EngineReply, EngineRequest, SheetLocation } from './protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -20,31 +20,37 @@ async function start(listsUrl: string, today: string, language: EngineLang): Pro
   return new Engine((await response.json()) as ReferenceListsAsset, today, language);
 }
 
-async function handle(request: EngineRequest): Promise<unknown> {
+/** The reply's `result`, and for an import where its holders were (beside the result, not in it). */
+async function handle(request: EngineRequest): Promise<{ result: unknown; located?: SheetLocation }> {
   if (request.op === 'init') {
     lang = request.init.lang;
     engine = start(request.init.listsUrl, request.init.today, request.init.lang);
-    return (await engine).info();
+    return { result: (await engine).info() };
   }
   if (!engine) throw new Error('The engine was asked to work before init.');
   const e = await engine;
   const progress = (done: number, total: number) => reply({ id: request.id, type: 'progress', done, total });
   switch (request.op) {
     case 'validate-csv':
-      return e.validateCsv(new Uint8Array(request.bytes), request.form, progress);
+      return { result: e.validateCsv(new Uint8Array(request.bytes), request.form, progress) };
     case 'import':
       return e.importSheet(new Uint8Array(request.bytes), request.form, progress);
     case 'validate-body':
-      return e.validateBody(request.body, request.strict_references, progress);
+      return { result: e.validateBody(request.body, request.strict_references, progress) };
     case 'normalize-body':
-      return e.normalizeBody(request.body);
+      return { result: e.normalizeBody(request.body) };
   }
 }
 
 self.addEventListener('message', (event: MessageEvent<EngineRequest>) => {
   const request = event.data;
   handle(request).then(
-    (result) => reply({ id: request.id, type: 'result', result }),
+    ({ result, located }) =>
+      reply(
+        located
+          ? { id: request.id, type: 'result', result, located }
+          : { id: request.id, type: 'result', result },
+      ),
     (e: unknown) => {
       const error = errorBody(e, lang);
       // An unexpected failure's own words help whoever reads the console, never the file's data:

@@ -5,9 +5,16 @@
  * and nothing of the file leaves the computer to get it.
  */
 import type { BodyValueChange, DeclarationValidationResponse, FileValidationResponse } from '@ppfile/rules';
-import type { DeclarationBody, ImportResult } from '@ppfile/sheets';
+import type { DeclarationBody, ImportResult, LocatedImport, SheetLocation } from '@ppfile/sheets';
 
-export type { DeclarationBody, DeclarationValidationResponse, FileValidationResponse, ImportResult };
+export type {
+  DeclarationBody,
+  LocatedImport,
+  DeclarationValidationResponse,
+  FileValidationResponse,
+  ImportResult,
+  SheetLocation,
+};
 
 export type EngineLang = 'en' | 'fr';
 
@@ -73,7 +80,12 @@ export interface EngineErrorBody {
   details?: unknown;
 }
 
+/**
+ * An answer. `result` is the op's EngineResults entry, the API's JSON; the `import` op's reply also
+ * carries `located`, beside it and not in it: where each holder and column of the body was in the
+ * sheet (libs/sheets importSheetLocated), which the API's answer does not say.
+ */
 export type EngineReply =
   | { id: number; type: 'progress'; done: number; total: number }
-  | { id: number; type: 'result'; result: unknown }
+  | { id: number; type: 'result'; result: unknown; located?: SheetLocation }
   | { id: number; type: 'error'; error: EngineErrorBody };
