@@ -1,13 +1,14 @@
 /**
- * Generate: the one request that carries the file's data. One Idempotency-Key per built body, made
- * when that body is first sent: pressing twice (or again after an error) makes one file; an edited or
- * fixed body is a new body, with a new key.
+ * Generate: the one request that carries the file's data. Its Idempotency-Key is made from the content
+ * sent (idempotency.ts): pressing twice, again after an error, or after a reload of the same file
+ * makes one file; an edited or fixed body is another content, with another key.
  */
 import { useRef, useState } from 'preact/hooks';
 import type { DeclarationBody } from '../engine/protocol';
 import type { BuildConfig } from './config';
 import type { Generation } from './generate-panel';
 import { http } from './http';
+import { generateKey } from './idempotency';
 import { generateFile, type GeneratedFile } from './server';
 
 export interface Generator {
@@ -27,10 +28,10 @@ export function useGenerate(config: BuildConfig): Generator {
     strict: true,
     key: '',
   });
-  // Another body, or the same sent with other options, is another request: another key.
+  // The key of the content (hashed once per body object and setting).
   const keyFor = (body: DeclarationBody, strict: boolean): string => {
     if (key.current.body !== body || key.current.strict !== strict)
-      key.current = { body, strict, key: crypto.randomUUID() };
+      key.current = { body, strict, key: generateKey(body, strict) };
     return key.current.key;
   };
   return {
