@@ -1,7 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DeclarationBody } from '../engine/protocol';
 import { changedMapping, mappingOf, sameMapping } from './mapping';
-import { ServerError, fileStatusUrl, generateFile, loadMapping, saveMapping, type Fetch } from './server';
+import {
+  ServerError,
+  fileStatusUrl,
+  generateFile,
+  loadMapping,
+  retryAfterSeconds,
+  saveMapping,
+  type Fetch,
+} from './server';
 
 interface Call {
   url: string;
@@ -103,7 +111,73 @@ describe('generateFile (the one request that carries the data)', () => {
     );
     const error = await generateFile(body, 9, 'k', settings(failed.fetch)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerError);
-    expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'down' });
+    expect(error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'down' });
+  });
+
+  it('passes a failed file’s error through with its details and the status of its code', async () => {
+    const details = { error_count: 1, errors: [{ code: 'NIR_INVALID' }] };
+    const failed = fakeFetch(
+      json(202, { file_id: 'file_4', status: 'processing' }),
+      json(200, {
+        status: 'failed',
+        error: { error: { code: 'VALIDATION_FAILED', message: 'Invalid', details } },
+      }),
+    );
+    await expect(generateFile(body, 9, 'k', settings(failed.fetch))).rejects.toMatchObject({
+      status: 422,
+      code: 'VALIDATION_FAILED',
+      message: 'Invalid',
+      details,
+    });
+  });
+
+  it('reads Retry-After, and leaves an empty message empty (the page words it from the status)', async () => {
+    const limited = fakeFetch(new Response('', { status: 429, headers: { 'Retry-After': '17' } }));
+    await expect(generateFile(body, 1, 'k', settings(limited.fetch))).rejects.toMatchObject({
+      status: 429,
+      code: 'HTTP_429',
+      message: '',
+      retryAfter: 17,
+    });
+    expect(retryAfterSeconds('Thu, 01 Jan 1970 00:00:30 GMT', 10_000)).toBe(20);
+    expect(retryAfterSeconds(null)).toBeUndefined();
+  });
+
+  it('retries a poll lost on the network or to a passing 503, waiting longer each time', async () => {
+    const waits: number[] = [];
+    const answers: Array<Response | Error> = [
+      json(202, { file_id: 'file_5', status: 'processing' }),
+      new TypeError('Failed to fetch'),
+      json(503, { error: { code: 'SERVICE_UNAVAILABLE', message: 'down' } }),
+      json(200, { file_id: 'file_5', status: 'available', download_url: '/d' }),
+    ];
+    const fetch: Fetch = () => {
+      const answer = answers.shift()!;
+      return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
+    };
+    const file = await generateFile(body, 9, 'k', {
+      ...settings(fetch),
+      wait: (ms) => (waits.push(ms), Promise.resolve()),
+    });
+    expect(file).toMatchObject({ status: 'available' });
+    expect(waits).toEqual([500, 1000, 2000]);
+  });
+
+  it('stops polling after the overall limit and resolves with the file still processing', async () => {
+    let clock = 0;
+    const processing = () => json(200, { file_id: 'file_6', status: 'processing' });
+    const { fetch, calls } = fakeFetch(
+      json(202, { file_id: 'file_6', status: 'processing' }),
+      ...Array.from({ length: 50 }, processing),
+    );
+    const file = await generateFile(body, 9, 'k', {
+      ...settings(fetch),
+      now: () => clock,
+      pollLimitMs: 10_000,
+      wait: (ms) => ((clock += ms), Promise.resolve()),
+    });
+    expect(file).toMatchObject({ file_id: 'file_6', status: 'processing' });
+    expect(calls.length).toBeLessThan(12);
   });
 
   it('finds the status route beside the generate route', () => {
