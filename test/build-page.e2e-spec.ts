@@ -194,6 +194,9 @@ describe('GET /dashboard/build: the page’s shell', () => {
       mappingsUrl: '/dashboard/build/mappings',
       generateUrl: '/dashboard/build/generate',
       filesUrl: '/dashboard/files',
+      sessionUrl: '/dashboard/build/session',
+      signInUrl: '/dashboard/sign-in',
+      usageUrl: '/dashboard',
       asyncAboveRows: QUEUE_ABOVE_ROWS,
     });
     expect(res.text).toContain(
@@ -299,6 +302,19 @@ describe('GET /dashboard/build/template', () => {
       },
     });
     const anonymous = await request(gw.http).get('/dashboard/build/template?type=adf&declarant=employer');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toMatchObject({ error: { code: 'SIGN_IN_REQUIRED' } });
+  });
+});
+
+describe('GET /dashboard/build/session (the page’s keep-alive, and its token before Retry)', () => {
+  it('gives the session’s CSRF token, not cached, and 401 SIGN_IN_REQUIRED to a browser not signed in', async () => {
+    const { csrf } = await buildConfig();
+    const res = await request(gw.http).get('/dashboard/build/session').set('Cookie', cookie);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toEqual({ csrf });
+    const anonymous = await request(gw.http).get('/dashboard/build/session');
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toMatchObject({ error: { code: 'SIGN_IN_REQUIRED' } });
   });

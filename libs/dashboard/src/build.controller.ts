@@ -1,6 +1,7 @@
 import {
   Controller,
   Get,
+  Header,
   Inject,
   Logger,
   Param,
@@ -46,7 +47,10 @@ export const BUILD_URLS = {
   template: '/dashboard/build/template',
   mappings: '/dashboard/build/mappings',
   generate: '/dashboard/build/generate',
+  session: '/dashboard/build/session',
   files: '/dashboard/files',
+  signIn: '/dashboard/sign-in',
+  usage: '/dashboard',
 } as const;
 
 /** Where the dashboard serves a file's bytes (DashboardFilesController), for the file's organization. */
@@ -82,6 +86,9 @@ export class DashboardBuildPageController {
       mappingsUrl: BUILD_URLS.mappings,
       generateUrl: BUILD_URLS.generate,
       filesUrl: BUILD_URLS.files,
+      sessionUrl: BUILD_URLS.session,
+      signInUrl: BUILD_URLS.signIn,
+      usageUrl: BUILD_URLS.usage,
       asyncAboveRows: this.options.asyncAboveRows,
     };
     sendPage(res, 200, buildPage(ctx, { config, urls }));
@@ -216,6 +223,17 @@ export class DashboardBuildApiController {
       return;
     }
     res.status(200).json(withDashboardDownload(reply.body));
+  }
+
+  /**
+   * The session, with no data: read by the page every ten minutes while a file is open (so an idle
+   * editing session does not expire) and before Retry after a sign-in in another tab (the token of
+   * the session as it is now). 401 SIGN_IN_REQUIRED when signed out.
+   */
+  @Get('session')
+  @Header('Cache-Control', 'no-store')
+  sessionState(@Session() session: SignedIn): { csrf: string } {
+    return { csrf: session.csrf };
   }
 
   /** A file Generate answered 202 for: its status, and where to download it once available. */

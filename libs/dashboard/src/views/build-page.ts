@@ -17,6 +17,10 @@ export interface BuildConfig {
   mappingsUrl: string;
   generateUrl: string;
   filesUrl: string;
+  /** GET: the session's CSRF token, no data (the page's keep-alive, and before Retry). */
+  sessionUrl: string;
+  signInUrl: string;
+  usageUrl: string;
   /** Bodies of more rows go through the asynchronous path (`Prefer: respond-async`, then polling). */
   asyncAboveRows: number;
 }

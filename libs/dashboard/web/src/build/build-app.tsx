@@ -30,6 +30,7 @@ import { textsFor } from './texts';
 import { useEngine } from './use-engine';
 import { useGenerate } from './use-generate';
 import { useSavedMapping } from './use-saved-mapping';
+import { useSession } from './use-session';
 
 /** What the page holds of the file once read: sent nowhere but to Generate. */
 interface Built {
@@ -60,13 +61,15 @@ export function BuildApp({ config }: { config: BuildConfig }) {
   const t = textsFor(config.lang);
   const engine = useEngine(config);
   const mappings = useSavedMapping(config);
-  const generator = useGenerate(config);
   const [kind, setKind] = useState<Kind>({ type: 'adf', declarant: 'training_organization' });
   /** strict_references of the import and of each check: the API's default, saved nowhere. */
   const [strict, setStrict] = useState(true);
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState<Busy | null>(null);
   const [built, setBuilt] = useState<Built | null>(null);
+  // The session is kept alive while a file is open (use-session.ts).
+  const session = useSession(config, built !== null);
+  const generator = useGenerate(config, session);
   /** The mapping as the selects show it, and the one the last import was given. */
   const [draft, setDraft] = useState<HeaderMapping>({});
   const [given, setGiven] = useState<HeaderMapping | null>(null);
@@ -83,6 +86,19 @@ export function BuildApp({ config }: { config: BuildConfig }) {
   );
   const byCell = useMemo(() => problemsByCell(built?.problems ?? []), [built?.problems]);
   const working = busy !== null || generator.generation.state === 'sending';
+  /** Data edited or fixed in the page: thrown away by another kind, another file or Import again. */
+  const edited = built !== null && built.body !== built.result.body;
+  const generatedNow = generator.generation.state === 'done' || generator.generation.state === 'pending';
+  /** Asks before throwing edited data away (nothing to ask when it was not edited). */
+  const mayDiscard = () => !edited || window.confirm(t.discardEdits);
+
+  useEffect(() => {
+    // Leaving the page loses edits no file was generated from: the browser asks first.
+    if (!edited || generatedNow) return undefined;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [edited, generatedNow]);
 
   useEffect(() => {
     // The first kind's saved mapping; a later kind's is loaded when it is chosen.
@@ -132,12 +148,15 @@ export function BuildApp({ config }: { config: BuildConfig }) {
   };
 
   const onFile = (chosen: File) => {
+    if (!mayDiscard()) return;
     setFile(chosen);
     void runImport(chosen, kind, mappings.saved);
   };
 
   /** Another kind: its saved mapping, then the file read again as that kind. */
   const onKind = (next: Kind) => {
+    // Kept: the choices shown again as they were.
+    if (!mayDiscard()) return setKind({ ...kind });
     setKind(next);
     setBuilt(null);
     setFixes(null);
@@ -191,26 +210,28 @@ export function BuildApp({ config }: { config: BuildConfig }) {
     }
   };
 
-  const onGenerate = async () => {
+  /** Generate, or Retry after the session ended; a failure is said in the Generate panel, focused. */
+  const onGenerate = async (retry = false) => {
     if (!built || working) return;
     setAlert(null);
     try {
-      const generated = await generator.generate(built.body, built.index.rowCount, strict);
+      const generated = await (retry
+        ? generator.retry()
+        : generator.generate(built.body, built.index.rowCount, strict));
       setAnnounce(
-        t.generated(generated.filename ?? generated.file_id, generated.rows ?? built.index.rowCount),
+        generated.status === 'processing'
+          ? t.stillProcessing
+          : t.generated(generated.filename ?? generated.file_id, generated.rows ?? built.index.rowCount),
       );
-      requestAnimationFrame(() => resultRef.current?.focus());
     } catch (error) {
       if (error instanceof ServerError && error.code === 'VALIDATION_FAILED' && error.details) {
         // The server's own check found errors: shown as the page's problems.
         const response = error.details as DeclarationValidationResponse;
         const problems = validationProblems(response, built.index, built.places);
         setBuilt({ ...built, problems, counts: countsOf(response) });
-        setAlert(t.serverErrors);
-      } else {
-        setAlert(t.failed(messageOf(error)));
       }
     }
+    requestAnimationFrame(() => resultRef.current?.focus());
   };
 
   /** Strict or not: the problems again, for the data as it is now. */
@@ -316,7 +337,9 @@ export function BuildApp({ config }: { config: BuildConfig }) {
             busy={working}
             saved={mappingSaved}
             onChange={(header, column) => setDraft({ ...draft, [header]: column })}
-            onReimport={() => void runImport(file, kind, changedMapping(draft, built.result, given ?? {}))}
+            onReimport={() =>
+              mayDiscard() && void runImport(file, kind, changedMapping(draft, built.result, given ?? {}))
+            }
             onSave={() => void onSaveMapping()}
           />
         </section>
@@ -366,9 +389,12 @@ export function BuildApp({ config }: { config: BuildConfig }) {
             blocked={blocked}
             generation={generator.generation}
             filesUrl={config.filesUrl}
+            signInUrl={config.signInUrl}
+            usageUrl={config.usageUrl}
             rows={built.index.rowCount}
             resultRef={resultRef}
             onGenerate={() => void onGenerate()}
+            onRetry={() => void onGenerate(true)}
           />
         </section>
       )}

@@ -12,6 +12,10 @@ export interface BuildConfig {
   mappingsUrl: string;
   generateUrl: string;
   filesUrl: string;
+  /** GET: the session's CSRF token, no data (keep-alive, and before Retry). */
+  sessionUrl: string;
+  signInUrl: string;
+  usageUrl: string;
   /** Bodies with more rows are generated the asynchronous way (Prefer: respond-async). */
   asyncAboveRows: number;
 }
@@ -28,6 +32,9 @@ export function readConfig(element: HTMLElement): BuildConfig {
     mappingsUrl: raw.mappingsUrl ?? '/dashboard/build/mappings',
     generateUrl: raw.generateUrl ?? '/dashboard/build/generate',
     filesUrl: raw.filesUrl ?? '/dashboard/files',
+    sessionUrl: raw.sessionUrl ?? '/dashboard/build/session',
+    signInUrl: raw.signInUrl ?? '/dashboard/sign-in',
+    usageUrl: raw.usageUrl ?? '/dashboard',
     asyncAboveRows: typeof raw.asyncAboveRows === 'number' ? raw.asyncAboveRows : 2000,
   };
 }

@@ -113,7 +113,25 @@ const EN = {
   download: 'Download the file',
   seeFiles: 'See it under Files',
   serverErrors: 'ppfile found errors when generating; they are listed under Problems.',
+  sessionEnded:
+    'Your session ended, so the file was not generated. Your changes are kept: sign in again in a new tab, then press Retry.',
+  signInNewTab: 'Sign in (opens a new tab)',
+  retry: 'Retry',
+  quotaExceeded: 'Your monthly quota is used up: no file can be generated until it is renewed or raised.',
+  seeUsage: 'See Usage',
+  rateLimited: (seconds: number) =>
+    `Too many files generated in a short time: wait ${count('en', seconds, 'second', 'seconds')} before pressing Generate again.`,
+  rateLimitOver: 'You can press Generate again.',
+  tooLarge: 'The data is too large to be sent in one file: split it into several spreadsheets.',
+  networkLost:
+    'The connection to ppfile was lost: check your network, then press Generate again (it will not make a second file).',
+  serverDown:
+    'ppfile could not generate the file just now: try again in a few minutes (it will not make a second file).',
+  httpStatus: (status: number) => `the server answered with status ${status}.`,
+  stillProcessing:
+    'The file is still being made. You can leave this page: it will appear under Files when it is ready.',
 
+  discardEdits: 'Your changes to the data will be lost. Continue?',
   failed: (message: string) => `Something went wrong: ${message}`,
   readFailed: (message: string) => `The file could not be read: ${message}`,
   announceRead: (summary: string) => `File checked: ${summary}.`,
@@ -219,7 +237,21 @@ const FR: Texts = {
   download: 'Télécharger le fichier',
   seeFiles: 'Le retrouver dans Fichiers',
   serverErrors: `ppfile a détecté des erreurs lors de la génération${nbsp}; elles sont listées à l’étape «${nbsp}Anomalies${nbsp}».`,
+  sessionEnded: `Votre session a expiré${nbsp}: le fichier n’a pas été généré. Vos modifications sont conservées${nbsp}: reconnectez-vous dans un nouvel onglet, puis cliquez sur «${nbsp}Réessayer${nbsp}».`,
+  signInNewTab: 'Se reconnecter (nouvel onglet)',
+  retry: 'Réessayer',
+  quotaExceeded: `Votre quota mensuel est épuisé${nbsp}: aucun fichier ne peut être généré avant son renouvellement ou son augmentation.`,
+  seeUsage: 'Voir la consommation',
+  rateLimited: (seconds: number) =>
+    `Trop de fichiers générés en peu de temps${nbsp}: patientez ${count('fr', seconds, 'seconde', 'secondes')} avant de cliquer de nouveau sur «${nbsp}Générer${nbsp}».`,
+  rateLimitOver: `Vous pouvez de nouveau cliquer sur «${nbsp}Générer${nbsp}».`,
+  tooLarge: `Les données sont trop volumineuses pour un seul fichier${nbsp}: répartissez-les sur plusieurs tableurs.`,
+  networkLost: `La connexion à ppfile a été interrompue${nbsp}: vérifiez votre réseau, puis cliquez de nouveau sur «${nbsp}Générer${nbsp}» (aucun second fichier ne sera créé).`,
+  serverDown: `ppfile n’a pas pu générer le fichier pour le moment${nbsp}: réessayez dans quelques minutes (aucun second fichier ne sera créé).`,
+  httpStatus: (status: number) => `le serveur a répondu avec le statut ${status}.`,
+  stillProcessing: `Le fichier est encore en cours de création. Vous pouvez quitter cette page${nbsp}: il apparaîtra dans la page Fichiers dès qu’il sera prêt.`,
 
+  discardEdits: `Vos modifications des données seront perdues. Continuer${nbsp}?`,
   failed: (message: string) => `Une erreur s’est produite${nbsp}: ${message}`,
   readFailed: (message: string) => `Impossible de lire le fichier${nbsp}: ${message}`,
   announceRead: (summary: string) => `Fichier vérifié${nbsp}: ${summary}.`,
