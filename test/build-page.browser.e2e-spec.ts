@@ -488,6 +488,85 @@ describe('the Build page in Chromium, from a workbook to the portal’s file', (
     ).resolves.toBe(true);
   });
 
+  it('Generate’s failures are said in its section, focused: session ended → Retry with the same key; 503; 429 waits', async () => {
+    const keys: string[] = [];
+    const answers = [
+      { status: 403, body: { error: { code: 'CSRF_REJECTED', message: 'Refused' } } },
+      null, // Retry: the real answer (the same data: the file already made, replayed)
+      { status: 503, body: '' },
+      { status: 429, body: '', headers: { 'Retry-After': '2' } },
+    ];
+    await page.route('**/dashboard/build/generate', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      const answer = answers.shift();
+      if (!answer) return route.continue();
+      return route.fulfill({
+        status: answer.status,
+        headers: { 'Content-Type': 'application/json', ...(answer.headers ?? {}) },
+        body: typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body),
+      });
+    });
+    const focused = () =>
+      page
+        .getByTestId('build-generate-failed')
+        .locator('p')
+        .first()
+        .evaluate((e) => e === document.activeElement);
+    const filesBefore = await filesOf();
+    try {
+      await page.getByTestId('build-generate').click();
+      await page.getByTestId('build-generate-failed').waitFor();
+      await expect(page.getByTestId('build-generate-failed').innerText()).resolves.toMatch(
+        /Your session ended/,
+      );
+      await expect(page.getByTestId('build-sign-in').getAttribute('target')).resolves.toBe('_blank');
+      await expect(focused()).resolves.toBe(true);
+      const session = page.waitForResponse((r) => r.url().endsWith('/dashboard/build/session'));
+      await page.getByTestId('build-retry').click();
+      expect((await session).status()).toBe(200);
+      await page.getByTestId('build-generated').waitFor();
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).toBe(keys[0]);
+      expect(await filesOf()).toBe(filesBefore); // the same data: no second file
+
+      await page.getByTestId('build-generate').click();
+      await page.getByTestId('build-generate-failed').waitFor();
+      await expect(page.getByTestId('build-generate-failed').innerText()).resolves.toMatch(
+        /try again in a few minutes/,
+      );
+      await expect(focused()).resolves.toBe(true);
+      await page.getByTestId('build-generate').click();
+      await page.waitForFunction(() =>
+        /wait 2 seconds/.test(
+          document.querySelector('[data-testid=build-generate-failed]')?.textContent ?? '',
+        ),
+      );
+      await expect(page.getByTestId('build-generate').isDisabled()).resolves.toBe(true);
+      await page.waitForFunction(
+        () => !document.querySelector('[data-testid=build-generate]')?.hasAttribute('disabled'),
+        undefined,
+        { timeout: 5000 },
+      );
+    } finally {
+      await page.unroute('**/dashboard/build/generate');
+    }
+    expect(new Set(keys).size).toBe(1);
+
+    // Edited data: choosing another kind asks first; declined, the kind and the data stay.
+    let asked = '';
+    page.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.dismiss();
+    });
+    await page
+      .getByRole('radio', { name: /^JDR — / })
+      .check({ force: true })
+      .catch(() => undefined);
+    expect(asked).toBe('Your changes to the data will be lost. Continue?');
+    await expect(page.getByRole('radio', { name: /^ADF — / }).isChecked()).resolves.toBe(true);
+    await expect(page.getByTestId('build-generated').count()).resolves.toBe(0);
+  });
+
   it('4: a double click on Generate makes one file; its download is the CLI’s bytes for the body sent; under Files', async () => {
     // Another body (a reference changed): a new file, with a new Idempotency-Key.
     await page.locator('td[data-cell="0:0"]').focus();

@@ -57,17 +57,18 @@ export function GeneratePanel({
   const sending = generation.state === 'sending';
   const failure = generation.state === 'failed' ? generation.failure : null;
   // A rate limit's wait, counted down: Generate stays disabled until it is over.
-  const [now, setNow] = useState(Date.now());
+  // (a tick re-renders each second; the wait is read from the clock at each render)
+  const [, setTick] = useState(0);
   const retryAt = failure?.retryAt ?? 0;
   useEffect(() => {
     if (retryAt <= Date.now()) return undefined;
     const timer = setInterval(() => {
-      setNow(Date.now());
+      setTick((n) => n + 1);
       if (Date.now() >= retryAt) clearInterval(timer);
     }, 1000);
     return () => clearInterval(timer);
   }, [retryAt]);
-  const seconds = Math.max(0, Math.ceil((retryAt - now) / 1000));
+  const seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
   const ended = failure !== null && sessionEnded(failure);
   // The server's own words, beside the next step, when they add something.
   const detail =
