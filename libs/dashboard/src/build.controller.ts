@@ -164,9 +164,9 @@ export class DashboardBuildApiController {
    * POST /dashboard/build/generate: the body of POST /v1/files/generate, produced by the API's own
    * use-case (FILE_GENERATOR) on behalf of the signed-in person's organization in live mode — its
    * live units and monthly quota, its files — under the person's dashboard key (see generateFor).
-   * `Idempotency-Key` is required: the page makes one per body built, so a second click, or a retry
-   * after a lost answer, makes no second file. The answer is the API's, but for where the file is
-   * downloaded: the dashboard's route, for any person of the organization.
+   * `Idempotency-Key` is required: the page makes it from the body sent, so a second click, a retry
+   * after a lost answer or the same file read again makes no second file. The answer is the API's,
+   * but for where the file is downloaded: the dashboard's route, for any person of the organization.
    */
   @Post('generate')
   async generate(

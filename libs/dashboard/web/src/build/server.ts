@@ -164,8 +164,8 @@ export function fileStatusUrl(generateUrl: string, fileId: string): string {
 /**
  * POST the body to Generate — as POST /v1/files/generate takes it (the declaration body; the API's
  * default options, but for strict references when the page unchecked them: the file is checked as
- * the page checked it) — with the Idempotency-Key made once for this body (a second press sends
- * the same key: one file), then poll a file accepted asynchronously until it is ready or failed —
+ * the page checked it) — with the Idempotency-Key of this content (idempotency.ts: a second press
+ * sends the same key: one file), then poll a file accepted asynchronously until it is ready or failed —
  * for two minutes at most: it then resolves with the file still `processing` (it will appear under
  * Files). A poll lost on the network is tried again, waiting longer each time.
  */
