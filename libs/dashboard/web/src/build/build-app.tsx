@@ -26,7 +26,7 @@ import {
 import { ProblemsPanel, type ProblemCounts } from './problems-panel';
 import { ProgressBar, type Busy } from './progress-bar';
 import { ServerError, type HeaderMapping, type Kind } from './server';
-import { textsFor } from './texts';
+import { textsFor, type Texts } from './texts';
 import { useEngine } from './use-engine';
 import { useGenerate } from './use-generate';
 import { useSavedMapping } from './use-saved-mapping';
@@ -53,7 +53,9 @@ function countsOf(v: DeclarationValidationResponse, extraWarnings = 0): ProblemC
   };
 }
 
-function messageOf(error: unknown): string {
+function messageOf(error: unknown, t: Texts): string {
+  // An answer with no message (no JSON, an empty statusText): said from its status.
+  if (error instanceof ServerError && !error.message) return t.httpStatus(error.status);
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -141,7 +143,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
       setAnnounce(t.announceRead(t.counts(counts.errors, counts.warnings)));
       requestAnimationFrame(() => problemsHeading.current?.focus());
     } catch (error) {
-      setAlert(t.readFailed(messageOf(error)));
+      setAlert(t.readFailed(messageOf(error, t)));
     } finally {
       setBusy(null);
     }
@@ -181,7 +183,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
       setBuilt({ ...current, body, problems, counts, edited: false });
       setAnnounce(announceAs(t.counts(counts.errors, counts.warnings)));
     } catch (error) {
-      setAlert(t.failed(messageOf(error)));
+      setAlert(t.failed(messageOf(error, t)));
     } finally {
       setBusy(null);
     }
@@ -205,7 +207,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
       generator.reset();
       await check(body, built, () => t.fixesDone(changes.length));
     } catch (error) {
-      setAlert(t.failed(messageOf(error)));
+      setAlert(t.failed(messageOf(error, t)));
       setBusy(null);
     }
   };
@@ -250,7 +252,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
       setMappingSaved(true);
       setAnnounce(t.mappingSaved);
     } catch (error) {
-      setAlert(t.failed(messageOf(error)));
+      setAlert(t.failed(messageOf(error, t)));
     }
   };
 

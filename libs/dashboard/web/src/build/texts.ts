@@ -127,7 +127,22 @@ const EN = {
     'The connection to ppfile was lost: check your network, then press Generate again (it will not make a second file).',
   serverDown:
     'ppfile could not generate the file just now: try again in a few minutes (it will not make a second file).',
-  httpStatus: (status: number) => `the server answered with status ${status}.`,
+  httpStatus: (status: number) =>
+    status === 401
+      ? 'you are signed out.'
+      : status === 403
+        ? 'the request was refused.'
+        : status === 404
+          ? 'not found.'
+          : status === 408 || status === 504
+            ? 'the server took too long to answer.'
+            : status === 413
+              ? 'the data is too large.'
+              : status === 429
+                ? 'too many requests; wait a minute.'
+                : status >= 500
+                  ? 'ppfile is unavailable just now; try again in a few minutes.'
+                  : `the server answered with status ${status}.`,
   stillProcessing:
     'The file is still being made. You can leave this page: it will appear under Files when it is ready.',
 
@@ -248,7 +263,22 @@ const FR: Texts = {
   tooLarge: `Les données sont trop volumineuses pour un seul fichier${nbsp}: répartissez-les sur plusieurs tableurs.`,
   networkLost: `La connexion à ppfile a été interrompue${nbsp}: vérifiez votre réseau, puis cliquez de nouveau sur «${nbsp}Générer${nbsp}» (aucun second fichier ne sera créé).`,
   serverDown: `ppfile n’a pas pu générer le fichier pour le moment${nbsp}: réessayez dans quelques minutes (aucun second fichier ne sera créé).`,
-  httpStatus: (status: number) => `le serveur a répondu avec le statut ${status}.`,
+  httpStatus: (status: number) =>
+    status === 401
+      ? 'vous êtes déconnecté.'
+      : status === 403
+        ? 'la requête a été refusée.'
+        : status === 404
+          ? 'introuvable.'
+          : status === 408 || status === 504
+            ? 'le serveur a mis trop de temps à répondre.'
+            : status === 413
+              ? 'les données sont trop volumineuses.'
+              : status === 429
+                ? `trop de requêtes${nbsp}; patientez une minute.`
+                : status >= 500
+                  ? `ppfile est momentanément indisponible${nbsp}; réessayez dans quelques minutes.`
+                  : `le serveur a répondu avec le statut ${status}.`,
   stillProcessing: `Le fichier est encore en cours de création. Vous pouvez quitter cette page${nbsp}: il apparaîtra dans la page Fichiers dès qu’il sera prêt.`,
 
   discardEdits: `Vos modifications des données seront perdues. Continuer${nbsp}?`,
