@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DeclarationBody, DeclarationValidationResponse, ImportResult } from '../engine/protocol';
+import { ENGINE_FAILURE_TEXTS, engineFailure } from '../engine/engine-errors';
 import { RowIndex, kindColumns, setCell } from './body-grid';
 import type { BuildConfig } from './config';
 import { DataSection, type Fix } from './data-section';
@@ -89,6 +90,16 @@ export function BuildApp({ config }: { config: BuildConfig }) {
     void mappings.load(kind);
   }, []);
 
+  /** An engine-side failure in its own words; the file's own refusal as the engine words it. */
+  const failed = (error: unknown, as: (message: string) => string) =>
+    engineFailure(error, ENGINE_FAILURE_TEXTS[config.lang]) ?? as(messageOf(error));
+
+  /** A check that takes too long or never answers: its worker is stopped, the next request starts a new one. */
+  const onCancel = () => {
+    engine().terminate();
+    requestAnimationFrame(() => document.getElementById('build-file')?.focus());
+  };
+
   const progress = (label: string) => (done: number, total: number) => setBusy({ label, done, total });
 
   const runImport = async (
@@ -125,7 +136,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
       setAnnounce(t.announceRead(t.counts(counts.errors, counts.warnings)));
       requestAnimationFrame(() => problemsHeading.current?.focus());
     } catch (error) {
-      setAlert(t.readFailed(messageOf(error)));
+      setAlert(failed(error, t.readFailed));
     } finally {
       setBusy(null);
     }
@@ -162,7 +173,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
       setBuilt({ ...current, body, problems, counts, edited: false });
       setAnnounce(announceAs(t.counts(counts.errors, counts.warnings)));
     } catch (error) {
-      setAlert(t.failed(messageOf(error)));
+      setAlert(failed(error, t.failed));
     } finally {
       setBusy(null);
     }
@@ -186,7 +197,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
       generator.reset();
       await check(body, built, () => t.fixesDone(changes.length));
     } catch (error) {
-      setAlert(t.failed(messageOf(error)));
+      setAlert(failed(error, t.failed));
       setBusy(null);
     }
   };
@@ -291,6 +302,11 @@ export function BuildApp({ config }: { config: BuildConfig }) {
           onWrongFile={() => setAlert(t.wrongFile)}
         />
         {busy && <ProgressBar busy={busy} />}
+        {busy && (
+          <button type="button" class="btn secondary" data-testid="build-cancel" onClick={onCancel}>
+            {t.cancel}
+          </button>
+        )}
         {built && (
           <p data-testid="build-read-summary">
             {t.readSummary(

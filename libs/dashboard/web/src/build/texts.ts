@@ -38,6 +38,7 @@ const EN = {
   wrongFile: 'Choose an .xlsx, .csv, .tsv or .txt file.',
   reading: (name: string) => `Reading ${name}…`,
   checking: 'Checking…',
+  cancel: 'Cancel',
   readSummary: (rows: number, declarations: number, sheet: string, headerRow: number) =>
     `${count('en', rows, 'row', 'rows')} read from sheet “${sheet}” (headers on row ${headerRow}), ${count('en', declarations, 'declaration', 'declarations')}.`,
 
@@ -145,6 +146,7 @@ const FR: Texts = {
   wrongFile: 'Choisissez un fichier .xlsx, .csv, .tsv ou .txt.',
   reading: (name: string) => `Lecture de ${name}…`,
   checking: 'Vérification…',
+  cancel: 'Annuler',
   readSummary: (rows: number, declarations: number, sheet: string, headerRow: number) =>
     `${count('fr', rows, 'ligne lue', 'lignes lues')} dans la feuille «${nbsp}${sheet}${nbsp}» (en-têtes à la ligne ${headerRow}), ${rows <= 1 ? 'soit' : 'réparties en'} ${count('fr', declarations, 'déclaration', 'déclarations')}.`,
 

@@ -8,6 +8,7 @@ import { render } from 'preact';
 import type { FileValidationResponse } from '@ppfile/rules';
 import type { TryPageConfig } from '../../../src/views/try-page';
 import { EngineClient, EngineError } from '../engine/engine-client';
+import { ENGINE_FAILURE_TEXTS, engineFailure } from '../engine/engine-errors';
 import { ResultCard, type Formats } from './results';
 import { textsIn, type Texts } from './texts';
 
@@ -17,26 +18,43 @@ type State =
   | { kind: 'refused'; message: string }
   | { kind: 'result'; filename: string; result: FileValidationResponse };
 
-function Progress({ t, done, total }: { t: Texts; done: number; total: number }) {
+/** The bar moves outside the live region: only the start is announced (the result or refusal says the end). */
+function Progress({
+  t,
+  done,
+  total,
+  onCancel,
+}: {
+  t: Texts;
+  done: number;
+  total: number;
+  onCancel: () => void;
+}) {
   const percent = total > 0 ? Math.floor((done / total) * 100) : 0;
   return (
-    <div class="card try-progress" id="progress" role="status" aria-live="polite">
+    <div class="card try-progress" id="progress">
+      <p class="visually-hidden" role="status" aria-live="polite">
+        {t.checking}
+      </p>
       <label for="try-progress-bar">
         {t.progress} — {percent} %
       </label>
       <progress id="try-progress-bar" max={100} value={percent}>
         {percent} %
       </progress>
+      <button type="button" class="btn secondary" data-testid="try-cancel" onClick={onCancel}>
+        {t.cancel}
+      </button>
     </div>
   );
 }
 
-function View({ t, f, state }: { t: Texts; f: Formats; state: State }) {
+function View({ t, f, state, onCancel }: { t: Texts; f: Formats; state: State; onCancel: () => void }) {
   switch (state.kind) {
     case 'idle':
       return null;
     case 'checking':
-      return <Progress t={t} done={state.done} total={state.total} />;
+      return <Progress t={t} done={state.done} total={state.total} onCancel={onCancel} />;
     case 'refused':
       return (
         <div class="alert error" role="alert">
@@ -68,13 +86,19 @@ function start(mount: HTMLElement): void {
   const form = document.getElementById('try-form') as HTMLFormElement;
   const input = document.getElementById('file') as HTMLInputElement;
   const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
-  const show = (state: State) => render(<View t={t} f={f} state={state} />, mount);
+  const show = (state: State) => render(<View t={t} f={f} state={state} onCancel={cancel} />, mount);
   // Started with the page: the lists load while the person chooses a file.
   const engine = new EngineClient(config.workerUrl, {
     listsUrl: config.listsUrl,
     today: config.today,
     lang: config.lang,
   });
+
+  /** A check that never answers: its worker is stopped (the refusal says so), the next check starts a new one. */
+  function cancel(): void {
+    engine.terminate();
+    setTimeout(() => submit.focus(), 0);
+  }
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -103,7 +127,10 @@ function start(mount: HTMLElement): void {
           show({
             kind: 'refused',
             message:
-              e instanceof EngineError ? refusalOf(e) : t.failed(e instanceof Error ? e.message : String(e)),
+              engineFailure(e, ENGINE_FAILURE_TEXTS[config.lang]) ??
+              (e instanceof EngineError
+                ? refusalOf(e)
+                : t.failed(e instanceof Error ? e.message : String(e))),
           }),
       )
       .finally(() => {
