@@ -556,6 +556,19 @@ describe('the Build page in Chromium, from a workbook to the portal’s file', (
     await settled();
   });
 
+  it('2: a file over the API’s 20 MB is refused before it is read, with its size and the limit', async () => {
+    await page.goto(`${base}/dashboard/build`);
+    await page.getByTestId('build-file-input').setInputFiles({
+      name: 'big.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.alloc(Math.round(25.3 * 1024 * 1024), 0x41),
+    });
+    await expect(page.getByTestId('build-alert').innerText()).resolves.toBe(
+      'This file is 25.3 MB; the limit is 20 MB.',
+    );
+    await expect(page.getByTestId('build-read-summary').count()).resolves.toBe(0);
+  });
+
   it('5, 7: Try it with a result passes axe-core (EN, desktop)', async () => {
     await tryPageWithResult();
     expect(await seriousViolations()).toEqual([]);

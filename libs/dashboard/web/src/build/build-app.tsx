@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DeclarationBody, DeclarationValidationResponse, ImportResult } from '../engine/protocol';
 import { ENGINE_FAILURE_TEXTS, engineFailure } from '../engine/engine-errors';
+import { fileTooLarge } from '../engine/file-size';
 import { RowIndex, kindColumns, setCell } from './body-grid';
 import type { BuildConfig } from './config';
 import { DataSection, type Fix } from './data-section';
@@ -143,6 +144,9 @@ export function BuildApp({ config }: { config: BuildConfig }) {
   };
 
   const onFile = (chosen: File) => {
+    // Refused before a byte is read: the API's limit, said with the file's size.
+    const tooLarge = fileTooLarge(chosen.size, config.lang);
+    if (tooLarge) return setAlert(tooLarge);
     setFile(chosen);
     void runImport(chosen, kind, mappings.saved);
   };

@@ -9,6 +9,7 @@ import type { FileValidationResponse } from '@ppfile/rules';
 import type { TryPageConfig } from '../../../src/views/try-page';
 import { EngineClient, EngineError } from '../engine/engine-client';
 import { ENGINE_FAILURE_TEXTS, engineFailure } from '../engine/engine-errors';
+import { fileTooLarge } from '../engine/file-size';
 import { ResultCard, type Formats } from './results';
 import { textsIn, type Texts } from './texts';
 
@@ -103,7 +104,10 @@ function start(mount: HTMLElement): void {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const file = input.files?.[0];
-    if (!file || file.size === 0) return show({ kind: 'refused', message: t.noFile });
+    if (!file) return show({ kind: 'refused', message: t.noFile });
+    // Refused before a byte is read (the API's limit); an empty file is the engine's EMPTY_FILE, as the API answers.
+    const tooLarge = fileTooLarge(file.size, config.lang);
+    if (tooLarge) return show({ kind: 'refused', message: tooLarge });
     const filename = displayName(file.name);
     const value = (id: string) => (document.getElementById(id) as HTMLSelectElement).value;
     const strict = (document.getElementById('strict') as HTMLInputElement).checked;
