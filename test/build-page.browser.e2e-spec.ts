@@ -569,6 +569,21 @@ describe('the Build page in Chromium, from a workbook to the portal’s file', (
     await expect(page.getByTestId('build-read-summary').count()).resolves.toBe(0);
   });
 
+  it('2: an .xls goes to the engine, whose refusal says how to save it as .xlsx, in one sentence', async () => {
+    await page.goto(`${base}/dashboard/build`);
+    const ole = Buffer.alloc(4096);
+    Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(ole);
+    await page
+      .getByTestId('build-file-input')
+      .setInputFiles({ name: 'old.xls', mimeType: 'application/vnd.ms-excel', buffer: ole });
+    const alert = page.getByTestId('build-alert');
+    await alert.waitFor();
+    const text = await alert.innerText();
+    expect(text).toMatch(
+      /^The file is not a readable XLSX or CSV spreadsheet \(.*\.xls.*save it as \.xlsx\)\.$/,
+    );
+  });
+
   it('5, 7: Try it with a result passes axe-core (EN, desktop)', async () => {
     await tryPageWithResult();
     expect(await seriousViolations()).toEqual([]);

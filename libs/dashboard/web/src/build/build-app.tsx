@@ -5,7 +5,8 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DeclarationBody, DeclarationValidationResponse, ImportResult } from '../engine/protocol';
-import { ENGINE_FAILURE_TEXTS, engineFailure } from '../engine/engine-errors';
+import { EngineError } from '../engine/engine-client';
+import { ENGINE_FAILURE_TEXTS, engineFailure, refusalText } from '../engine/engine-errors';
 import { fileTooLarge } from '../engine/file-size';
 import { RowIndex, kindColumns, setCell } from './body-grid';
 import type { BuildConfig } from './config';
@@ -93,7 +94,8 @@ export function BuildApp({ config }: { config: BuildConfig }) {
 
   /** An engine-side failure in its own words; the file's own refusal as the engine words it. */
   const failed = (error: unknown, as: (message: string) => string) =>
-    engineFailure(error, ENGINE_FAILURE_TEXTS[config.lang]) ?? as(messageOf(error));
+    engineFailure(error, ENGINE_FAILURE_TEXTS[config.lang]) ??
+    (error instanceof EngineError ? refusalText(error.message, config.lang) : as(messageOf(error)));
 
   /** A check that takes too long or never answers: its worker is stopped, the next request starts a new one. */
   const onCancel = () => {

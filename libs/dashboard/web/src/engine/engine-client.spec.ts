@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { EngineClient, EngineError } from './engine-client';
-import { ENGINE_FAILURE_TEXTS, engineFailure } from './engine-errors';
+import { ENGINE_FAILURE_TEXTS, engineFailure, refusalText } from './engine-errors';
 import type { EngineReply, EngineRequest } from './protocol';
 
 /** A stand-in for the engine worker: answers init as told, holds every other request unanswered. */
@@ -132,5 +132,12 @@ describe('EngineClient', () => {
         ENGINE_FAILURE_TEXTS.en,
       ),
     ).toBeNull();
+  });
+
+  it('shows a refusal of the file as the engine words it, with the French apostrophe in French', () => {
+    expect(refusalText("Le fichier n'est pas un tableur XLSX ou CSV lisible.", 'fr')).toBe(
+      'Le fichier n\u2019est pas un tableur XLSX ou CSV lisible.',
+    );
+    expect(refusalText("The file isn't readable.", 'en')).toBe("The file isn't readable.");
   });
 });

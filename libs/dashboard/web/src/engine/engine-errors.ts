@@ -44,3 +44,11 @@ export function engineFailure(error: unknown, t: EngineFailureTexts): string | n
       return null;
   }
 }
+
+/**
+ * A refusal of the file in the page: the engine's message as it is (it already says "The file is
+ * not…", so no "could not be read:" before it), with the typographic apostrophe of the page's French.
+ */
+export function refusalText(message: string, lang: 'en' | 'fr'): string {
+  return lang === 'fr' ? message.replace(/'/g, '\u2019') : message;
+}

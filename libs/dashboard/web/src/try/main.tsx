@@ -8,7 +8,7 @@ import { render } from 'preact';
 import type { FileValidationResponse } from '@ppfile/rules';
 import type { TryPageConfig } from '../../../src/views/try-page';
 import { EngineClient, EngineError } from '../engine/engine-client';
-import { ENGINE_FAILURE_TEXTS, engineFailure } from '../engine/engine-errors';
+import { ENGINE_FAILURE_TEXTS, engineFailure, refusalText } from '../engine/engine-errors';
 import { fileTooLarge } from '../engine/file-size';
 import { ResultCard, type Formats } from './results';
 import { textsIn, type Texts } from './texts';
@@ -79,6 +79,11 @@ function refusalOf(e: EngineError): string {
   return fields.length ? fields.map((x) => `${x.field}: ${x.message}`).join('; ') : e.message;
 }
 
+/** The refusal in the page's typography (the French apostrophe). */
+function refusalIn(e: EngineError, lang: 'en' | 'fr'): string {
+  return refusalText(refusalOf(e), lang);
+}
+
 function start(mount: HTMLElement): void {
   const config = JSON.parse(mount.dataset.config ?? '{}') as TryPageConfig;
   const t = textsIn(config.lang);
@@ -133,7 +138,7 @@ function start(mount: HTMLElement): void {
             message:
               engineFailure(e, ENGINE_FAILURE_TEXTS[config.lang]) ??
               (e instanceof EngineError
-                ? refusalOf(e)
+                ? refusalIn(e, config.lang)
                 : t.failed(e instanceof Error ? e.message : String(e))),
           }),
       )
