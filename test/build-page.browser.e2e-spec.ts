@@ -169,7 +169,7 @@ async function settled(): Promise<void> {
   await page.waitForFunction(
     () =>
       !document.querySelector('[data-testid=build-progress]') &&
-      !document.querySelector('[data-testid=build-check-again]')?.hasAttribute('disabled'),
+      document.querySelector('[data-testid=build-check-again]')?.getAttribute('aria-disabled') !== 'true',
   );
 }
 
@@ -411,6 +411,10 @@ describe('the Build page in Chromium, from a workbook to the portal’s file', (
     await page.keyboard.press('Enter');
     await page.getByTestId('build-edited').waitFor({ state: 'detached' });
     await settled();
+    // The button kept the focus through the check (aria-disabled while busy, not disabled).
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe(
+      'build-check-again',
+    );
     await expect(counts()).resolves.toMatch(/^2 errors, /);
     await expect(page.locator('li.build-problem[data-code=REQUIRED_FIELD]').count()).resolves.toBe(0);
     await expect(
@@ -443,6 +447,9 @@ describe('the Build page in Chromium, from a workbook to the portal’s file', (
     await page.getByTestId('build-fixes').waitFor();
     await settled();
     await expect(page.getByTestId('build-fixes-count').innerText()).resolves.toBe('1 value fixed.');
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe(
+      'build-apply-fixes',
+    );
     const rows = await page
       .getByTestId('build-fixes')
       .locator('tbody tr')

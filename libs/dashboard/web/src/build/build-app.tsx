@@ -279,9 +279,11 @@ export function BuildApp({ config }: { config: BuildConfig }) {
             <input
               type="checkbox"
               checked={strict}
-              disabled={working}
+              aria-disabled={working}
               aria-describedby="build-strict-help"
               data-testid="build-strict"
+              // Not toggled while a check runs (aria-disabled keeps the focus where disabled would drop it).
+              onClick={(event) => working && event.preventDefault()}
               onChange={(event) => onStrict(event.currentTarget.checked)}
             />{' '}
             {t.strict}

@@ -13,6 +13,8 @@ function count(lang: Lang, n: number, one: string, many: string): string {
 }
 
 const EN = {
+  /** A number as the page's language writes it (not the browser's locale). */
+  number: (n: number) => n.toLocaleString('en-GB'),
   kindTitle: '1. What you are filing',
   type: 'File type',
   typeAdf: 'ADF — attestation de formation',
@@ -124,6 +126,7 @@ const EN = {
 export type Texts = typeof EN;
 
 const FR: Texts = {
+  number: (n: number) => n.toLocaleString('fr-FR'),
   kindTitle: '1. Ce que vous déclarez',
   type: 'Type de fichier',
   typeAdf: 'ADF — attestation de formation',
