@@ -15,7 +15,7 @@ import { FileDrop } from './file-drop';
 import { GeneratePanel } from './generate-panel';
 import type { GridTarget } from './grid';
 import { KindPicker } from './kind-picker';
-import { changedMapping, mappingOf, sameMapping } from './mapping';
+import { changedMapping, mappingOf, mappingToSave, sameMapping } from './mapping';
 import { MappingPanel } from './mapping-panel';
 import {
   changeRow,
@@ -242,7 +242,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
   const onSaveMapping = async () => {
     setAlert(null);
     try {
-      await mappings.save(kind, draft);
+      await mappings.save(kind, built ? mappingToSave(draft, built.result, given ?? {}) : draft);
       setMappingSaved(true);
       setAnnounce(t.mappingSaved);
     } catch (error) {
