@@ -563,6 +563,30 @@ describe('the Build page in Chromium, from a workbook to the portal’s file', (
     await settled();
   });
 
+  it('1: a check that never answers can be cancelled; the next file starts a new checker that works', async () => {
+    // The reference lists never arrive: the first checker waits for good.
+    const lists = '**/dashboard/static/reference-lists-*';
+    let held = 0;
+    await browser.context.route(lists, () => {
+      held++;
+    });
+    try {
+      await page.goto(`${base}/dashboard/build`);
+      await page.getByTestId('build-file-input').setInputFiles(WORKBOOK);
+      const cancel = page.getByTestId('build-cancel');
+      await cancel.waitFor();
+      await cancel.click();
+      await expect(page.getByTestId('build-alert').innerText()).resolves.toBe('The check was cancelled.');
+      await expect(cancel.count()).resolves.toBe(0);
+      expect(held).toBeGreaterThan(0);
+    } finally {
+      await browser.context.unroute(lists);
+    }
+    await page.getByTestId('build-file-input').setInputFiles(WORKBOOK);
+    await page.getByTestId('build-read-summary').waitFor();
+    await settled();
+  });
+
   it('2: a file over the API’s 20 MB is refused before it is read, with its size and the limit', async () => {
     await page.goto(`${base}/dashboard/build`);
     await page.getByTestId('build-file-input').setInputFiles({
