@@ -542,6 +542,34 @@ describe('Try it checks the file on the computer', () => {
     for (const value of [...NIRS, '2550814168', 'ABCDEFGHIJKLM']) expect(html).not.toContain(value);
   });
 
+  it('refuses a file over the API’s 20 MB before reading it; an empty file gets the API’s answer (EMPTY_FILE)', async () => {
+    const page = browser.page;
+    await page.goto(`${base}/dashboard/try`);
+    const submit = 'form.try-form button[type=submit]';
+    await page.setInputFiles('#file', {
+      name: 'big.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.alloc(Math.round(25.3 * 1024 * 1024), 0x41),
+    });
+    await page.click(submit);
+    await expect(page.locator('#try-app [role=alert]').innerText()).resolves.toBe(
+      'This file is 25.3 MB; the limit is 20 MB.',
+    );
+    await page.setInputFiles('#file', { name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.alloc(0) });
+    await page.click(submit);
+    const form = {
+      type: 'adf',
+      declarant: 'training_organization',
+      strict_references: true,
+      filename: 'empty.csv',
+    };
+    const api = JSON.parse(await viaApi({ op: 'validate-csv', bytes: Buffer.alloc(0), form }));
+    expect(JSON.stringify(api)).toContain('EMPTY_FILE');
+    await page.waitForSelector('#result, #try-app [role=alert]');
+    const shown = (await page.locator('#try-app').innerText()).replace(/\s+/g, ' ');
+    expect(shown).toContain('EMPTY_FILE');
+  });
+
   it('the check of the requests catches a page that would send the file', async () => {
     const page = browser.page;
     const csv = invalidCsv();

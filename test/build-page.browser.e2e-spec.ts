@@ -169,7 +169,7 @@ async function settled(): Promise<void> {
   await page.waitForFunction(
     () =>
       !document.querySelector('[data-testid=build-progress]') &&
-      !document.querySelector('[data-testid=build-check-again]')?.hasAttribute('disabled'),
+      document.querySelector('[data-testid=build-check-again]')?.getAttribute('aria-disabled') !== 'true',
   );
 }
 
@@ -411,6 +411,10 @@ describe('the Build page in Chromium, from a workbook to the portal’s file', (
     await page.keyboard.press('Enter');
     await page.getByTestId('build-edited').waitFor({ state: 'detached' });
     await settled();
+    // The button kept the focus through the check (aria-disabled while busy, not disabled).
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe(
+      'build-check-again',
+    );
     await expect(counts()).resolves.toMatch(/^2 errors, /);
     await expect(page.locator('li.build-problem[data-code=REQUIRED_FIELD]').count()).resolves.toBe(0);
     await expect(
@@ -443,6 +447,9 @@ describe('the Build page in Chromium, from a workbook to the portal’s file', (
     await page.getByTestId('build-fixes').waitFor();
     await settled();
     await expect(page.getByTestId('build-fixes-count').innerText()).resolves.toBe('1 value fixed.');
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe(
+      'build-apply-fixes',
+    );
     const rows = await page
       .getByTestId('build-fixes')
       .locator('tbody tr')
@@ -633,6 +640,58 @@ describe('the Build page in Chromium, from a workbook to the portal’s file', (
     await strict.check();
     await page.waitForFunction((s) => document.querySelector(`${s}.bad`) !== null, unknown);
     await settled();
+  });
+
+  it('1: a check that never answers can be cancelled; the next file starts a new checker that works', async () => {
+    // The reference lists never arrive: the first checker waits for good.
+    const lists = '**/dashboard/static/reference-lists-*';
+    let held = 0;
+    await browser.context.route(lists, () => {
+      held++;
+    });
+    try {
+      await page.goto(`${base}/dashboard/build`);
+      await page.getByTestId('build-file-input').setInputFiles(WORKBOOK);
+      const cancel = page.getByTestId('build-cancel');
+      await cancel.waitFor();
+      await cancel.click();
+      await expect(page.getByTestId('build-alert').innerText()).resolves.toBe('The check was cancelled.');
+      await expect(cancel.count()).resolves.toBe(0);
+      expect(held).toBeGreaterThan(0);
+    } finally {
+      await browser.context.unroute(lists);
+    }
+    await page.getByTestId('build-file-input').setInputFiles(WORKBOOK);
+    await page.getByTestId('build-read-summary').waitFor();
+    await settled();
+  });
+
+  it('2: a file over the API’s 20 MB is refused before it is read, with its size and the limit', async () => {
+    await page.goto(`${base}/dashboard/build`);
+    await page.getByTestId('build-file-input').setInputFiles({
+      name: 'big.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.alloc(Math.round(25.3 * 1024 * 1024), 0x41),
+    });
+    await expect(page.getByTestId('build-alert').innerText()).resolves.toBe(
+      'This file is 25.3 MB; the limit is 20 MB.',
+    );
+    await expect(page.getByTestId('build-read-summary').count()).resolves.toBe(0);
+  });
+
+  it('2: an .xls goes to the engine, whose refusal says how to save it as .xlsx, in one sentence', async () => {
+    await page.goto(`${base}/dashboard/build`);
+    const ole = Buffer.alloc(4096);
+    Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(ole);
+    await page
+      .getByTestId('build-file-input')
+      .setInputFiles({ name: 'old.xls', mimeType: 'application/vnd.ms-excel', buffer: ole });
+    const alert = page.getByTestId('build-alert');
+    await alert.waitFor();
+    const text = await alert.innerText();
+    expect(text).toMatch(
+      /^The file is not a readable XLSX or CSV spreadsheet \(.*\.xls.*save it as \.xlsx\)\.$/,
+    );
   });
 
   it('5, 7: Try it with a result passes axe-core (EN, desktop)', async () => {

@@ -356,6 +356,15 @@ describe('/dashboard/build/mappings', () => {
     expect(long.body.error.code).toBe('INVALID_REQUEST');
     expect(long.text).not.toContain(NIR_A);
     expect(long.text).toContain('255');
+    // Short, but a cell all the same: a NIR, an e-mail address, a date.
+    for (const short of [NIR_A, 'claire.martin@example.fr', '12/03/1985']) {
+      const refused = await put({ NIR: 'NIR', [short]: null }, csrf as string);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details.fields).toEqual([
+        { field: 'mapping', message: expect.stringContaining('header no. 2 looks like a cell') },
+      ]);
+      expect(refused.text).not.toContain(short);
+    }
     const unknown = await put({ NIR: 'SALAIRE_BRUT' }, csrf as string);
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.details.fields[0].field).toBe('mapping');

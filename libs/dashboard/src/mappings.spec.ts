@@ -33,6 +33,34 @@ describe('a saved mapping (PUT /dashboard/build/mappings)', () => {
     expect(readMapping({ mapping: { ['é'.repeat(HEADER_MAX_CHARS)]: null } }, adf, 'en')).toBeDefined();
   });
 
+  it('refuses a header that reads like a cell of personal data, naming it by position only', () => {
+    const cells = [
+      NIR_A,
+      '1 85 03 75 120 005',
+      'claire.martin@example.fr',
+      '12/03/1985',
+      '1985-03-12',
+      'né le 12.03.85',
+    ];
+    cells.forEach((cell) => {
+      const r = refusal({ mapping: { NIR: 'NIR', [cell]: null } });
+      expect(r.status).toBe(400);
+      expect(r.details).toEqual({
+        fields: [{ field: 'mapping', message: expect.stringContaining('header no. 2 looks like a cell') }],
+        field_count: 1,
+      });
+      expect(JSON.stringify(r.details)).not.toContain(cell);
+    });
+    // Headers with a few digits, a date's format or an "@" alone are headers.
+    const headers = {
+      'Date de naissance (jj/mm/aaaa)': null,
+      'Session 2026': null,
+      'Code NSF 331': null,
+      '@ contact': null,
+    };
+    expect(readMapping({ mapping: headers }, adf, 'en')).toEqual(headers);
+  });
+
   it('refuses a column that is not one of the kind, or not a name', () => {
     expect(JSON.stringify(refusal({ mapping: { A: 'NOT_A_COLUMN' } }).details)).toContain('header no. 1');
     expect(refusal({ mapping: { A: 3 } }).status).toBe(400);

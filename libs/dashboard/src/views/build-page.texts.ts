@@ -43,6 +43,12 @@ export const BUILD_TEXTS = {
         fr: (n: number, max: number) =>
           `l’en-tête n°\u00a0${n} dépasse ${max} caractères\u00a0: seul l’intitulé d’une colonne est enregistré, jamais le contenu d’une cellule`,
       },
+      headerLooksLikeData: {
+        en: (n: number) =>
+          `header no. ${n} looks like a cell’s content (a long number, an e-mail address or a date): only a column’s header is kept, never a cell`,
+        fr: (n: number) =>
+          `l’en-tête n°\u00a0${n} ressemble au contenu d’une cellule (un long numéro, une adresse e-mail ou une date)\u00a0: seul l’intitulé d’une colonne est enregistré, jamais le contenu d’une cellule`,
+      },
       unknownColumn: {
         en: (n: number) =>
           `header no. ${n}: not a column of this kind of file (name one of its columns, or null)`,

@@ -38,6 +38,7 @@ export const TRY_TEXTS = {
     },
     submit: { en: 'Check the file', fr: 'Vérifier le fichier' },
     checking: { en: 'Checking…', fr: 'Vérification…' },
+    cancel: { en: 'Cancel', fr: 'Annuler' },
     noFile: { en: 'Choose a CSV file to check.', fr: 'Choisissez un fichier CSV à vérifier.' },
     result: { en: 'Result', fr: 'Résultat' },
     valid: { en: 'The file is valid.', fr: 'Le fichier est valide.' },

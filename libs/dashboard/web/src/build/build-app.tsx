@@ -5,6 +5,9 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DeclarationBody, DeclarationValidationResponse, ImportResult } from '../engine/protocol';
+import { EngineError } from '../engine/engine-client';
+import { ENGINE_FAILURE_TEXTS, engineFailure, refusalText } from '../engine/engine-errors';
+import { fileTooLarge } from '../engine/file-size';
 import { RowIndex, kindColumns, setCell } from './body-grid';
 import type { BuildConfig } from './config';
 import { DataSection, type Fix } from './data-section';
@@ -12,7 +15,7 @@ import { FileDrop } from './file-drop';
 import { GeneratePanel } from './generate-panel';
 import type { GridTarget } from './grid';
 import { KindPicker } from './kind-picker';
-import { changedMapping, mappingOf, sameMapping } from './mapping';
+import { changedMapping, mappingOf, mappingToSave, sameMapping } from './mapping';
 import { MappingPanel } from './mapping-panel';
 import {
   changeRow,
@@ -107,6 +110,17 @@ export function BuildApp({ config }: { config: BuildConfig }) {
     void mappings.load(kind);
   }, []);
 
+  /** An engine-side failure in its own words; the file's own refusal as the engine words it. */
+  const failed = (error: unknown, as: (message: string) => string) =>
+    engineFailure(error, ENGINE_FAILURE_TEXTS[config.lang]) ??
+    (error instanceof EngineError ? refusalText(error.message, config.lang) : as(messageOf(error, t)));
+
+  /** A check that takes too long or never answers: its worker is stopped, the next request starts a new one. */
+  const onCancel = () => {
+    engine().terminate();
+    requestAnimationFrame(() => document.getElementById('build-file')?.focus());
+  };
+
   const progress = (label: string) => (done: number, total: number) => setBusy({ label, done, total });
 
   const runImport = async (
@@ -143,7 +157,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
       setAnnounce(t.announceRead(t.counts(counts.errors, counts.warnings)));
       requestAnimationFrame(() => problemsHeading.current?.focus());
     } catch (error) {
-      setAlert(t.readFailed(messageOf(error, t)));
+      setAlert(failed(error, t.readFailed));
     } finally {
       setBusy(null);
     }
@@ -151,6 +165,9 @@ export function BuildApp({ config }: { config: BuildConfig }) {
 
   const onFile = (chosen: File) => {
     if (!mayDiscard()) return;
+    // Refused before a byte is read: the API's limit, said with the file's size.
+    const tooLarge = fileTooLarge(chosen.size, config.lang);
+    if (tooLarge) return setAlert(tooLarge);
     setFile(chosen);
     void runImport(chosen, kind, mappings.saved);
   };
@@ -183,7 +200,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
       setBuilt({ ...current, body, problems, counts, edited: false });
       setAnnounce(announceAs(t.counts(counts.errors, counts.warnings)));
     } catch (error) {
-      setAlert(t.failed(messageOf(error, t)));
+      setAlert(failed(error, t.failed));
     } finally {
       setBusy(null);
     }
@@ -207,7 +224,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
       generator.reset();
       await check(body, built, () => t.fixesDone(changes.length));
     } catch (error) {
-      setAlert(t.failed(messageOf(error, t)));
+      setAlert(failed(error, t.failed));
       setBusy(null);
     }
   };
@@ -248,7 +265,7 @@ export function BuildApp({ config }: { config: BuildConfig }) {
   const onSaveMapping = async () => {
     setAlert(null);
     try {
-      await mappings.save(kind, draft);
+      await mappings.save(kind, built ? mappingToSave(draft, built.result, given ?? {}) : draft);
       setMappingSaved(true);
       setAnnounce(t.mappingSaved);
     } catch (error) {
@@ -285,9 +302,11 @@ export function BuildApp({ config }: { config: BuildConfig }) {
             <input
               type="checkbox"
               checked={strict}
-              disabled={working}
+              aria-disabled={working}
               aria-describedby="build-strict-help"
               data-testid="build-strict"
+              // Not toggled while a check runs (aria-disabled keeps the focus where disabled would drop it).
+              onClick={(event) => working && event.preventDefault()}
               onChange={(event) => onStrict(event.currentTarget.checked)}
             />{' '}
             {t.strict}
@@ -314,6 +333,11 @@ export function BuildApp({ config }: { config: BuildConfig }) {
           onWrongFile={() => setAlert(t.wrongFile)}
         />
         {busy && <ProgressBar busy={busy} />}
+        {busy && (
+          <button type="button" class="btn secondary" data-testid="build-cancel" onClick={onCancel}>
+            {t.cancel}
+          </button>
+        )}
         {built && (
           <p data-testid="build-read-summary">
             {t.readSummary(

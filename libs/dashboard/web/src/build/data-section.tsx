@@ -55,12 +55,13 @@ export function DataSection(props: DataProps) {
           {t.edited}
         </p>
       )}
+      {/* aria-disabled, not disabled, while a check runs: the focused button keeps the focus. */}
       <div class="build-actions">
         <button
           type="button"
           class={props.edited ? 'btn' : 'btn secondary'}
-          disabled={props.busy}
-          onClick={props.onCheck}
+          aria-disabled={props.busy}
+          onClick={() => !props.busy && props.onCheck()}
           data-testid="build-check-again"
         >
           {t.checkAgain}
@@ -68,9 +69,9 @@ export function DataSection(props: DataProps) {
         <button
           type="button"
           class="btn secondary"
-          disabled={props.busy}
+          aria-disabled={props.busy}
           aria-describedby="build-fixes-help"
-          onClick={props.onFixes}
+          onClick={() => !props.busy && props.onFixes()}
           data-testid="build-apply-fixes"
         >
           {t.applyFixes}

@@ -3,8 +3,9 @@ import { useState } from 'preact/hooks';
 import type { Texts } from './texts';
 
 const ACCEPT =
-  '.xlsx,.csv,.tsv,.txt,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv,text/tab-separated-values';
-const READABLE = /\.(xlsx|csv|tsv|txt)$/i;
+  '.xlsx,.csv,.tsv,.txt,.xls,.xlsm,.ods,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv,text/tab-separated-values';
+/** .xls, .xlsm and .ods go to the engine too: it says for each how to save it as .xlsx. */
+const READABLE = /\.(xlsx|csv|tsv|txt|xls|xlsm|ods)$/i;
 
 interface DropProps {
   t: Texts;

@@ -38,7 +38,7 @@ export function FixesList({ t, changes }: FixesProps) {
           </table>
         </div>
       )}
-      {changes.length > SHOWN && <p class="muted small">… {(changes.length - SHOWN).toLocaleString()}</p>}
+      {changes.length > SHOWN && <p class="muted small">… {t.number(changes.length - SHOWN)}</p>}
     </div>
   );
 }

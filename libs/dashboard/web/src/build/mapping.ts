@@ -30,3 +30,20 @@ export function changedMapping(
   for (const [header, column] of Object.entries(draft)) if (detected[header] !== column) out[header] = column;
   return out;
 }
+
+/**
+ * The mapping the page saves for the organization: each header mapped to a column, and each one the
+ * person changed (a recognised header set to "ignore", one given before) — not every unrecognised
+ * header as null, which would keep texts of the sheet that map to nothing.
+ */
+export function mappingToSave(
+  draft: HeaderMapping,
+  result: ImportResult,
+  given: HeaderMapping,
+): HeaderMapping {
+  const recognised = new Set(result.mapping.map((m) => m.header));
+  const out: HeaderMapping = {};
+  for (const [header, column] of Object.entries(draft))
+    if (column !== null || recognised.has(header) || header in given) out[header] = column;
+  return out;
+}

@@ -107,8 +107,8 @@ function Groups({ t, title, by, groups, filter, onChoose }: GroupsProps) {
               onClick={() => onChoose({ by, key: g.key })}
             >
               <span class="mono">{g.key || t.noColumn}</span>
-              {g.errors > 0 && <span class="badge invalid">{g.errors.toLocaleString()}</span>}
-              {g.warnings > 0 && <span class="badge build-badge-warn">{g.warnings.toLocaleString()}</span>}
+              {g.errors > 0 && <span class="badge invalid">{t.number(g.errors)}</span>}
+              {g.warnings > 0 && <span class="badge build-badge-warn">{t.number(g.warnings)}</span>}
               <span class="visually-hidden">{t.counts(g.errors, g.warnings)}</span>
             </button>
           </li>

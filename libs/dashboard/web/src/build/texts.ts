@@ -13,6 +13,8 @@ function count(lang: Lang, n: number, one: string, many: string): string {
 }
 
 const EN = {
+  /** A number as the page's language writes it (not the browser's locale). */
+  number: (n: number) => n.toLocaleString('en-GB'),
   kindTitle: '1. What you are filing',
   type: 'File type',
   typeAdf: 'ADF — attestation de formation',
@@ -38,6 +40,7 @@ const EN = {
   wrongFile: 'Choose an .xlsx, .csv, .tsv or .txt file.',
   reading: (name: string) => `Reading ${name}…`,
   checking: 'Checking…',
+  cancel: 'Cancel',
   readSummary: (rows: number, declarations: number, sheet: string, headerRow: number) =>
     `${count('en', rows, 'row', 'rows')} read from sheet “${sheet}” (headers on row ${headerRow}), ${count('en', declarations, 'declaration', 'declarations')}.`,
 
@@ -156,6 +159,7 @@ const EN = {
 export type Texts = typeof EN;
 
 const FR: Texts = {
+  number: (n: number) => n.toLocaleString('fr-FR'),
   kindTitle: '1. Ce que vous déclarez',
   type: 'Type de fichier',
   typeAdf: 'ADF — attestation de formation',
@@ -178,6 +182,7 @@ const FR: Texts = {
   wrongFile: 'Choisissez un fichier .xlsx, .csv, .tsv ou .txt.',
   reading: (name: string) => `Lecture de ${name}…`,
   checking: 'Vérification…',
+  cancel: 'Annuler',
   readSummary: (rows: number, declarations: number, sheet: string, headerRow: number) =>
     `${count('fr', rows, 'ligne lue', 'lignes lues')} dans la feuille «${nbsp}${sheet}${nbsp}» (en-têtes à la ligne ${headerRow}), ${rows <= 1 ? 'soit' : 'réparties en'} ${count('fr', declarations, 'déclaration', 'déclarations')}.`,
 

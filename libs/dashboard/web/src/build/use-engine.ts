@@ -1,4 +1,7 @@
-/** The engine worker of the page: started once when the page mounts, stopped when it goes. */
+/**
+ * The engine client of the page: its worker started when the page mounts (a new one after a failure
+ * or a cancel), stopped when it goes.
+ */
 import { useEffect, useRef } from 'preact/hooks';
 import { EngineClient } from '../engine/engine-client';
 import type { BuildConfig } from './config';

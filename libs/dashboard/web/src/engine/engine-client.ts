@@ -1,7 +1,9 @@
 /**
  * The page's side of the engine worker: one promise per request, progress through a callback. The
  * worker is started and initialised (reference lists fetched) when the client is made; every call
- * waits for that. Bytes are transferred to the worker, not copied: the caller's ArrayBuffer is empty
+ * waits for that. A worker that fails (an `error` event, a failed init) or is cancelled is
+ * terminated, and the next request starts a new one (a failed init is retried after a short,
+ * growing wait). Bytes are transferred to the worker, not copied: the caller's ArrayBuffer is empty
  * afterwards.
  */
 import type {
@@ -43,23 +45,39 @@ interface Pending {
 
 type Omitted<R> = R extends unknown ? Omit<R, 'id'> : never;
 
+/** The engine's own failures (not the file's): the page words them itself (engine-errors). */
+export const ENGINE_FAILED = 'ENGINE_FAILED';
+export const ENGINE_STOPPED = 'ENGINE_STOPPED';
+
+/** The waits before a new init after failed ones: 1 s, 2 s, 4 s, then 8 s. */
+const BACKOFF_MS = [1000, 2000, 4000, 8000];
+
+interface Running {
+  worker: Worker;
+  ready: Promise<EngineResults['init']>;
+}
+
 export class EngineClient {
-  private readonly worker: Worker;
+  private running: Running | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  /** Resolves when the worker has loaded the reference lists; every request waits for it. */
-  readonly ready: Promise<EngineResults['init']>;
+  /** Inits failed in a row, and when the last one failed (the next waits out its backoff). */
+  private failures = 0;
+  private failedAt = 0;
 
-  constructor(workerUrl: string, init: EngineInit) {
-    this.worker = new Worker(workerUrl);
-    this.worker.addEventListener('message', (event: MessageEvent<EngineReply>) => this.receive(event.data));
-    this.worker.addEventListener('error', (event) => {
-      event.preventDefault();
-      this.failAll({ status: 500, code: 'ENGINE_FAILED', message: event.message || 'The checker stopped.' });
-    });
-    this.ready = this.send<'init'>({ op: 'init', init }, []);
-    // A failed start is reported by each call that waits for it, not as an unhandled rejection.
-    this.ready.catch(() => undefined);
+  constructor(
+    private readonly workerUrl: string,
+    private readonly init: EngineInit,
+    private readonly wait: (ms: number) => Promise<void> = (ms) =>
+      new Promise((resolve) => setTimeout(resolve, ms)),
+  ) {
+    // Started at once: the reference lists load while the person chooses a file.
+    this.start().catch(() => undefined);
+  }
+
+  /** Resolves when a worker has loaded the reference lists (starting one if none runs). */
+  get ready(): Promise<EngineResults['init']> {
+    return this.start();
   }
 
   validateCsv(
@@ -67,15 +85,15 @@ export class EngineClient {
     form: CsvForm,
     onProgress?: ProgressCallback,
   ): Promise<EngineResults['validate-csv']> {
-    return this.after(() =>
-      this.send<'validate-csv'>({ op: 'validate-csv', bytes, form }, [bytes], onProgress),
+    return this.after((w) =>
+      this.sendTo<'validate-csv'>(w, { op: 'validate-csv', bytes, form }, [bytes], onProgress),
     );
   }
 
   /** The import's answer (`result`, the API's JSON) and where its holders were in the sheet (`located`). */
   importSheet(bytes: ArrayBuffer, form: ImportForm, onProgress?: ProgressCallback): Promise<LocatedImport> {
-    return this.after(() =>
-      this.request({ op: 'import', bytes, form }, [bytes], onProgress, true),
+    return this.after((w) =>
+      this.request(w, { op: 'import', bytes, form }, [bytes], onProgress, true),
     ) as Promise<LocatedImport>;
   }
 
@@ -84,35 +102,97 @@ export class EngineClient {
     strict: boolean,
     onProgress?: ProgressCallback,
   ): Promise<EngineResults['validate-body']> {
-    return this.after(() =>
-      this.send<'validate-body'>({ op: 'validate-body', body, strict_references: strict }, [], onProgress),
+    return this.after((w) =>
+      this.sendTo<'validate-body'>(
+        w,
+        { op: 'validate-body', body, strict_references: strict },
+        [],
+        onProgress,
+      ),
     );
   }
 
   normalizeBody(body: DeclarationBody): Promise<EngineResults['normalize-body']> {
-    return this.after(() => this.send<'normalize-body'>({ op: 'normalize-body', body }, []));
+    return this.after((w) => this.sendTo<'normalize-body'>(w, { op: 'normalize-body', body }, []));
   }
 
-  /** Stops the worker; pending requests reject. */
+  /** Stops the worker (a cancelled check, a page that goes); pending requests reject, the next starts a new one. */
   terminate(): void {
-    this.worker.terminate();
-    this.failAll({ status: 499, code: 'ENGINE_STOPPED', message: 'The checker was stopped.' });
+    this.stop({ status: 499, code: ENGINE_STOPPED, message: 'The checker was stopped.' });
   }
 
-  private after<T>(request: () => Promise<T>): Promise<T> {
-    return this.ready.then(request);
+  private start(): Promise<EngineResults['init']> {
+    if (this.running) return this.running.ready;
+    const delay = this.failures
+      ? Math.max(0, this.failedAt + BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length) - 1]! - Date.now())
+      : 0;
+    const worker = new Worker(this.workerUrl);
+    const running: Running = { worker, ready: Promise.resolve(null as never) };
+    this.running = running;
+    worker.addEventListener('message', (event: MessageEvent<EngineReply>) => this.receive(event.data));
+    worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      if (this.running !== running) return;
+      this.stop({
+        status: 500,
+        code: ENGINE_FAILED,
+        message: 'The checker stopped.',
+        details: event.message ? { reason: event.message } : {},
+      });
+    });
+    running.ready = (delay > 0 ? this.wait(delay) : Promise.resolve())
+      .then(() => {
+        if (this.running !== running)
+          throw new EngineError({ status: 499, code: ENGINE_STOPPED, message: 'The checker was stopped.' });
+        return this.sendTo<'init'>(worker, { op: 'init', init: this.init }, []);
+      })
+      .then(
+        (info) => {
+          this.failures = 0;
+          return info;
+        },
+        (error: unknown) => {
+          // A failed init (the lists not loaded): this worker is dropped, the next request starts another.
+          if (this.running === running) {
+            this.failures++;
+            this.failedAt = Date.now();
+            this.running = null;
+            worker.terminate();
+          }
+          throw error;
+        },
+      );
+    return running.ready;
   }
 
-  private send<K extends keyof EngineResults>(
+  private stop(body: EngineErrorBody): void {
+    const running = this.running;
+    this.running = null;
+    running?.worker.terminate();
+    this.failAll(body);
+  }
+
+  private after<T>(request: (worker: Worker) => Promise<T>): Promise<T> {
+    return this.start().then(() => {
+      const running = this.running;
+      if (!running)
+        throw new EngineError({ status: 499, code: ENGINE_STOPPED, message: 'The checker was stopped.' });
+      return request(running.worker);
+    });
+  }
+
+  private sendTo<K extends keyof EngineResults>(
+    worker: Worker,
     message: Omitted<EngineRequest>,
     transfer: Transferable[],
     onProgress?: ProgressCallback,
   ): Promise<EngineResults[K]> {
-    return this.request(message, transfer, onProgress, false) as Promise<EngineResults[K]>;
+    return this.request(worker, message, transfer, onProgress, false) as Promise<EngineResults[K]>;
   }
 
   /** Resolves with the reply's `result`, or with `{ result, located }` when `located` is asked for. */
   private request(
+    worker: Worker,
     message: Omitted<EngineRequest>,
     transfer: Transferable[],
     onProgress: ProgressCallback | undefined,
@@ -121,7 +201,7 @@ export class EngineClient {
     const id = this.nextId++;
     return new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress, located });
-      this.worker.postMessage({ ...message, id }, transfer);
+      worker.postMessage({ ...message, id }, transfer);
     });
   }
 
@@ -140,7 +220,7 @@ export class EngineClient {
       pending.reject(
         new EngineError({
           status: 500,
-          code: 'ENGINE_FAILED',
+          code: ENGINE_FAILED,
           message: 'The checker did not say where the rows were.',
         }),
       );

@@ -14,10 +14,19 @@ let lang: EngineLang = 'en';
 
 const reply = (message: EngineReply): void => self.postMessage(message);
 
+/** The reference lists not loaded: the page says so in its own words (ENGINE_LISTS_FAILED), not as a bug. */
+class ListsFailed extends Error {}
+
 async function start(listsUrl: string, today: string, language: EngineLang): Promise<Engine> {
-  const response = await fetch(listsUrl, { credentials: 'same-origin' });
-  if (!response.ok) throw new Error(`The reference lists could not be loaded (HTTP ${response.status}).`);
-  return new Engine((await response.json()) as ReferenceListsAsset, today, language);
+  let asset: ReferenceListsAsset;
+  try {
+    const response = await fetch(listsUrl, { credentials: 'same-origin' });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    asset = (await response.json()) as ReferenceListsAsset;
+  } catch (e) {
+    throw new ListsFailed(e instanceof Error ? e.message : String(e));
+  }
+  return new Engine(asset, today, language);
 }
 
 /** The reply's `result`, and for an import where its holders were (beside the result, not in it). */
@@ -52,6 +61,14 @@ self.addEventListener('message', (event: MessageEvent<EngineRequest>) => {
           : { id: request.id, type: 'result', result },
       ),
     (e: unknown) => {
+      if (e instanceof ListsFailed) {
+        const error = {
+          status: 503,
+          code: 'ENGINE_LISTS_FAILED',
+          message: 'The reference lists could not be loaded.',
+        };
+        return reply({ id: request.id, type: 'error', error: { ...error, details: { reason: e.message } } });
+      }
       const error = errorBody(e, lang);
       // An unexpected failure's own words help whoever reads the console, never the file's data:
       // the libraries' errors name no value (STYLE.md).

@@ -8,6 +8,8 @@ import { render } from 'preact';
 import type { FileValidationResponse } from '@ppfile/rules';
 import type { TryPageConfig } from '../../../src/views/try-page';
 import { EngineClient, EngineError } from '../engine/engine-client';
+import { ENGINE_FAILURE_TEXTS, engineFailure, refusalText } from '../engine/engine-errors';
+import { fileTooLarge } from '../engine/file-size';
 import { ResultCard, type Formats } from './results';
 import { textsIn, type Texts } from './texts';
 
@@ -17,26 +19,43 @@ type State =
   | { kind: 'refused'; message: string }
   | { kind: 'result'; filename: string; result: FileValidationResponse };
 
-function Progress({ t, done, total }: { t: Texts; done: number; total: number }) {
+/** The bar moves outside the live region: only the start is announced (the result or refusal says the end). */
+function Progress({
+  t,
+  done,
+  total,
+  onCancel,
+}: {
+  t: Texts;
+  done: number;
+  total: number;
+  onCancel: () => void;
+}) {
   const percent = total > 0 ? Math.floor((done / total) * 100) : 0;
   return (
-    <div class="card try-progress" id="progress" role="status" aria-live="polite">
+    <div class="card try-progress" id="progress">
+      <p class="visually-hidden" role="status" aria-live="polite">
+        {t.checking}
+      </p>
       <label for="try-progress-bar">
         {t.progress} — {percent} %
       </label>
       <progress id="try-progress-bar" max={100} value={percent}>
         {percent} %
       </progress>
+      <button type="button" class="btn secondary" data-testid="try-cancel" onClick={onCancel}>
+        {t.cancel}
+      </button>
     </div>
   );
 }
 
-function View({ t, f, state }: { t: Texts; f: Formats; state: State }) {
+function View({ t, f, state, onCancel }: { t: Texts; f: Formats; state: State; onCancel: () => void }) {
   switch (state.kind) {
     case 'idle':
       return null;
     case 'checking':
-      return <Progress t={t} done={state.done} total={state.total} />;
+      return <Progress t={t} done={state.done} total={state.total} onCancel={onCancel} />;
     case 'refused':
       return (
         <div class="alert error" role="alert">
@@ -60,6 +79,11 @@ function refusalOf(e: EngineError): string {
   return fields.length ? fields.map((x) => `${x.field}: ${x.message}`).join('; ') : e.message;
 }
 
+/** The refusal in the page's typography (the French apostrophe). */
+function refusalIn(e: EngineError, lang: 'en' | 'fr'): string {
+  return refusalText(refusalOf(e), lang);
+}
+
 function start(mount: HTMLElement): void {
   const config = JSON.parse(mount.dataset.config ?? '{}') as TryPageConfig;
   const t = textsIn(config.lang);
@@ -68,7 +92,7 @@ function start(mount: HTMLElement): void {
   const form = document.getElementById('try-form') as HTMLFormElement;
   const input = document.getElementById('file') as HTMLInputElement;
   const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
-  const show = (state: State) => render(<View t={t} f={f} state={state} />, mount);
+  const show = (state: State) => render(<View t={t} f={f} state={state} onCancel={cancel} />, mount);
   // Started with the page: the lists load while the person chooses a file.
   const engine = new EngineClient(config.workerUrl, {
     listsUrl: config.listsUrl,
@@ -76,10 +100,19 @@ function start(mount: HTMLElement): void {
     lang: config.lang,
   });
 
+  /** A check that never answers: its worker is stopped (the refusal says so), the next check starts a new one. */
+  function cancel(): void {
+    engine.terminate();
+    setTimeout(() => submit.focus(), 0);
+  }
+
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const file = input.files?.[0];
-    if (!file || file.size === 0) return show({ kind: 'refused', message: t.noFile });
+    if (!file) return show({ kind: 'refused', message: t.noFile });
+    // Refused before a byte is read (the API's limit); an empty file is the engine's EMPTY_FILE, as the API answers.
+    const tooLarge = fileTooLarge(file.size, config.lang);
+    if (tooLarge) return show({ kind: 'refused', message: tooLarge });
     const filename = displayName(file.name);
     const value = (id: string) => (document.getElementById(id) as HTMLSelectElement).value;
     const strict = (document.getElementById('strict') as HTMLInputElement).checked;
@@ -103,7 +136,10 @@ function start(mount: HTMLElement): void {
           show({
             kind: 'refused',
             message:
-              e instanceof EngineError ? refusalOf(e) : t.failed(e instanceof Error ? e.message : String(e)),
+              engineFailure(e, ENGINE_FAILURE_TEXTS[config.lang]) ??
+              (e instanceof EngineError
+                ? refusalIn(e, config.lang)
+                : t.failed(e instanceof Error ? e.message : String(e))),
           }),
       )
       .finally(() => {
