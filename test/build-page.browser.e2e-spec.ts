@@ -559,6 +559,31 @@ describe('the Build page in Chromium, from a workbook to the portal’s file', (
     }
     expect(new Set(keys).size).toBe(1);
 
+    // Save this mapping refused once for its token (as after a sign-in in another tab): the session's
+    // token is read again and the same mapping is sent again with it, and saved.
+    const tokens: string[] = [];
+    await page.route('**/dashboard/build/mappings?*', async (route) => {
+      if (route.request().method() !== 'PUT') return route.continue();
+      tokens.push(route.request().headers()['x-csrf-token'] ?? '');
+      if (tokens.length > 1) return route.continue();
+      return route.fulfill({
+        status: 403,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ error: { code: 'CSRF_REJECTED', message: 'Refused' } }),
+      });
+    });
+    try {
+      const session = page.waitForResponse((r) => r.url().endsWith('/dashboard/build/session'));
+      await page.getByTestId('build-save-mapping').click();
+      expect((await session).status()).toBe(200);
+      await page.waitForFunction(() =>
+        /Mapping saved/.test(document.querySelector('[data-testid=build-announce]')?.textContent ?? ''),
+      );
+    } finally {
+      await page.unroute('**/dashboard/build/mappings?*');
+    }
+    expect(tokens).toHaveLength(2);
+
     // Edited data: choosing another kind asks first; declined, the kind and the data stay.
     let asked = '';
     page.once('dialog', (dialog) => {

@@ -265,7 +265,15 @@ export function BuildApp({ config }: { config: BuildConfig }) {
   const onSaveMapping = async () => {
     setAlert(null);
     try {
-      await mappings.save(kind, built ? mappingToSave(draft, built.result, given ?? {}) : draft);
+      const mapping = built ? mappingToSave(draft, built.result, given ?? {}) : draft;
+      try {
+        await mappings.save(kind, mapping, session.csrf());
+      } catch (error) {
+        // Signed in again in another tab since the page was served: its token is the new session's.
+        if (!(error instanceof ServerError && error.status === 403 && error.code === 'CSRF_REJECTED'))
+          throw error;
+        await mappings.save(kind, mapping, await session.refresh());
+      }
       setMappingSaved(true);
       setAnnounce(t.mappingSaved);
     } catch (error) {

@@ -14,7 +14,8 @@ export interface SavedMapping {
   load: (kind: Kind) => Promise<HeaderMapping | null>;
   /** Whether `kind` is still the last one loaded (a later choice makes an earlier answer stale). */
   isCurrent: (kind: Kind) => boolean;
-  save: (kind: Kind, mapping: HeaderMapping) => Promise<void>;
+  /** Saves with the session's CSRF token `csrf` (the page's own, or the one read again after a new sign-in). */
+  save: (kind: Kind, mapping: HeaderMapping, csrf: string) => Promise<void>;
 }
 
 export function useSavedMapping(config: BuildConfig): SavedMapping {
@@ -32,8 +33,8 @@ export function useSavedMapping(config: BuildConfig): SavedMapping {
       if (isCurrent(kind)) setSaved(found);
       return found;
     },
-    save: async (kind, mapping) => {
-      await saveMapping(http, config.mappingsUrl, config.csrf, kind, mapping);
+    save: async (kind, mapping, csrf) => {
+      await saveMapping(http, config.mappingsUrl, csrf, kind, mapping);
       if (isCurrent(kind)) setSaved(mapping);
     },
   };
