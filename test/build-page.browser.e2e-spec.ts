@@ -691,6 +691,32 @@ describe('the Build page in Chromium, from a workbook to the portal’s file', (
     await settled();
   });
 
+  it('Try it: a check that never answers keeps the focus on its button, and Cancel stops it', async () => {
+    const lists = '**/dashboard/static/reference-lists-*';
+    await browser.context.route(lists, () => undefined);
+    try {
+      await page.goto(`${base}/dashboard/try`);
+      await page.setInputFiles('#file', {
+        name: 'one.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('NIR\r\n', 'utf8'),
+      });
+      const submit = page.locator('form.try-form button[type=submit]');
+      await submit.focus();
+      await page.keyboard.press('Enter');
+      const cancel = page.getByTestId('try-cancel');
+      await cancel.waitFor();
+      // Busy, said to assistive technologies, but still focused (a disabled button drops the focus).
+      await expect(submit.getAttribute('aria-disabled')).resolves.toBe('true');
+      await expect(submit.evaluate((b) => b === document.activeElement)).resolves.toBe(true);
+      await cancel.click();
+      await expect(cancel.count()).resolves.toBe(0);
+      await expect(submit.getAttribute('aria-disabled')).resolves.toBeNull();
+    } finally {
+      await browser.context.unroute(lists);
+    }
+  });
+
   it('2: a file over the API’s 20 MB is refused before it is read, with its size and the limit', async () => {
     await page.goto(`${base}/dashboard/build`);
     await page.getByTestId('build-file-input').setInputFiles({

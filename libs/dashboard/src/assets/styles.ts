@@ -168,7 +168,7 @@ legend { font-weight: 600; font-size: 0.92rem; margin-bottom: 6px; padding: 0; }
 
 .btn { display: inline-flex; align-items: center; justify-content: center; gap: 6px; padding: 9px 16px; border-radius: 7px; border: 1px solid var(--brand); background: var(--brand); color: #fff; font: inherit; font-weight: 600; text-decoration: none; cursor: pointer; }
 .btn:hover { background: var(--brand-dark); color: #fff; }
-.btn[disabled] { opacity: 0.6; cursor: progress; }
+.btn[disabled], .btn[aria-disabled='true'] { opacity: 0.6; cursor: progress; }
 .btn.secondary { background: #fff; color: var(--brand); border-color: #c5cdda; }
 .btn.secondary:hover { background: var(--brand-soft); color: var(--brand-dark); }
 .btn.danger { background: var(--bad); border-color: var(--bad); }

@@ -106,8 +106,12 @@ function start(mount: HTMLElement): void {
     setTimeout(() => submit.focus(), 0);
   }
 
+  // While a check runs the button says it is unavailable (aria-disabled) but keeps the focus: a
+  // disabled button would drop it to the page's body.
+  let checking = false;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
+    if (checking) return;
     const file = input.files?.[0];
     if (!file) return show({ kind: 'refused', message: t.noFile });
     // Refused before a byte is read (the API's limit); an empty file is the engine's EMPTY_FILE, as the API answers.
@@ -116,7 +120,8 @@ function start(mount: HTMLElement): void {
     const filename = displayName(file.name);
     const value = (id: string) => (document.getElementById(id) as HTMLSelectElement).value;
     const strict = (document.getElementById('strict') as HTMLInputElement).checked;
-    submit.disabled = true;
+    checking = true;
+    submit.setAttribute('aria-disabled', 'true');
     show({ kind: 'checking', done: 0, total: file.size });
     file
       .arrayBuffer()
@@ -143,7 +148,8 @@ function start(mount: HTMLElement): void {
           }),
       )
       .finally(() => {
-        submit.disabled = false;
+        checking = false;
+        submit.removeAttribute('aria-disabled');
       });
   });
 }
