@@ -1,24 +1,11 @@
-/** The page's settings, written by the server into `#build-app`'s data-config (build-design.md). */
-import type { Lang } from './texts';
+/**
+ * The page's settings, written by the server into `#build-app`'s data-config. One declaration for
+ * both sides: libs/dashboard/src/views/build-config.ts, which imports nothing, so this tsconfig
+ * reads it without the server's code.
+ */
+import type { BuildConfig } from '../../../src/views/build-config';
 
-export interface BuildConfig {
-  lang: Lang;
-  /** YYYY-MM-DD, the server's Paris day: the `today` dates are checked against. */
-  today: string;
-  csrf: string;
-  workerUrl: string;
-  listsUrl: string;
-  templateUrl: string;
-  mappingsUrl: string;
-  generateUrl: string;
-  filesUrl: string;
-  /** GET: the session's CSRF token, no data (keep-alive, and before Retry). */
-  sessionUrl: string;
-  signInUrl: string;
-  usageUrl: string;
-  /** Bodies with more rows are generated the asynchronous way (Prefer: respond-async). */
-  asyncAboveRows: number;
-}
+export type { BuildConfig };
 
 export function readConfig(element: HTMLElement): BuildConfig {
   const raw = JSON.parse(element.dataset.config ?? '{}') as Partial<BuildConfig>;
