@@ -9,6 +9,7 @@ import { sheet } from '@ppfile/sheets/testing/workbooks';
 import { launchBrowser, type Browser } from './support/browser';
 import { leaks, recordRequests } from './support/requests';
 import { startGateway, type Gateway } from './support/gateway';
+import { signedInPerson } from './support/dashboard-session';
 
 /**
  * The engine in the browser (issue 36): libs/rules and libs/sheets bundled by build:web, run in
@@ -21,7 +22,6 @@ import { startGateway, type Gateway } from './support/gateway';
 jest.setTimeout(240_000);
 
 const ROOT = path.resolve(__dirname, '..');
-const PASSWORD = 'correct horse battery staple';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 let gw: Gateway;
@@ -50,27 +50,6 @@ function filesUnder(dir: string, exts: string[]): string[] {
 }
 
 const FIXTURE_DIRS = ['test/fixtures', 'libs/rules/test', 'libs/sheets/test'].map((d) => path.join(ROOT, d));
-
-function cookieValue(res: request.Response, name: string): string | undefined {
-  const raw = res.headers['set-cookie'] as unknown;
-  const lines = Array.isArray(raw) ? (raw as string[]) : typeof raw === 'string' ? [raw] : [];
-  const line = lines.find((c) => c.startsWith(`${name}=`));
-  return line ? line.slice(name.length + 1).split(';')[0] : undefined;
-}
-
-/** An invited, activated user of the organization; its session cookie's value. */
-async function activatedUser(email: string): Promise<string> {
-  const { token } = await gw.stores.users.createWithInvitation({ organizationId: org.id, email });
-  const form = await request(gw.http).get(`/dashboard/invite/${token}`);
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
-  const res = await request(gw.http)
-    .post(`/dashboard/invite/${token}`)
-    .set('Cookie', `ppfile_csrf=${cookieValue(form, 'ppfile_csrf')!}`)
-    .type('form')
-    .send({ _csrf: csrf, password: PASSWORD, confirmation: PASSWORD });
-  expect(res.status).toBe(303);
-  return cookieValue(res, 'ppfile_session')!;
-}
 
 /** The page's #try-app configuration, as the gateway rendered it. */
 async function pageConfig(lang: 'en' | 'fr' = 'en'): Promise<typeof config> {
@@ -261,7 +240,7 @@ beforeAll(async () => {
   await gw.app.listen(0, '127.0.0.1');
   base = `http://127.0.0.1:${(gw.app.getHttpServer().address() as AddressInfo).port}`;
   org = await gw.organization('pro', 'Engine Org');
-  session = await activatedUser('engine@acme.example');
+  session = await signedInPerson(gw, org.id, 'engine@acme.example');
   config = await pageConfig('en');
   browser = await launchBrowser();
   await browser.context.addCookies([{ name: 'ppfile_session', value: session, url: base }]);

@@ -8,6 +8,7 @@ import { monthOf } from '@ppfile/db';
 import { launchBrowser, type Browser } from './support/browser';
 import { runCli } from './support/cli';
 import { startGateway, type Gateway } from './support/gateway';
+import { signedInPerson } from './support/dashboard-session';
 import { leaks, recordRequests, type Seen } from './support/requests';
 
 /**
@@ -43,7 +44,6 @@ const KIND = { type: 'adf', declarant: 'training_organization' } as const;
 /** The workbook's personal data (libs/sheets/test/fixtures/producers/corpus.json). */
 const NIRS = ['2550814168025', '1850578006084', '180122B012345'];
 const NAMES = ['DUPONT', 'BÉRANGER', 'GARÇON'];
-const PASSWORD = 'correct horse battery staple';
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 /** Code lists of 3 values or more (the workbook's hold 1 or 2: VALUE_COUNT errors). */
@@ -60,27 +60,6 @@ let recorder: ReturnType<typeof recordRequests>;
 let beforeGenerate: Seen[] = [];
 let config: { today: string; csrf: string };
 let firstFileId: string;
-
-function cookieValue(res: request.Response, name: string): string | undefined {
-  const raw = res.headers['set-cookie'] as unknown;
-  const lines = Array.isArray(raw) ? (raw as string[]) : typeof raw === 'string' ? [raw] : [];
-  const line = lines.find((c) => c.startsWith(`${name}=`));
-  return line ? line.slice(name.length + 1).split(';')[0] : undefined;
-}
-
-/** An invited person who set a password: the value of their session cookie. */
-async function signedIn(email: string): Promise<string> {
-  const { token } = await gw.stores.users.createWithInvitation({ organizationId: org.id, email });
-  const form = await request(gw.http).get(`/dashboard/invite/${token}`);
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
-  const res = await request(gw.http)
-    .post(`/dashboard/invite/${token}`)
-    .set('Cookie', `ppfile_csrf=${cookieValue(form, 'ppfile_csrf')!}`)
-    .type('form')
-    .send({ _csrf: csrf, password: PASSWORD, confirmation: PASSWORD });
-  expect(res.status).toBe(303);
-  return cookieValue(res, 'ppfile_session')!;
-}
 
 async function liveUsed(): Promise<number> {
   return (await gw.stores.ledger.month(org.id, monthOf(gw.clock.now()))).used;
@@ -271,7 +250,7 @@ beforeAll(async () => {
   await gw.app.listen(0, '127.0.0.1');
   base = `http://127.0.0.1:${(gw.app.getHttpServer().address() as AddressInfo).port}`;
   org = await gw.organization('starter', 'Build Browser Org');
-  const session = await signedIn('builder@build-browser.example');
+  const session = await signedInPerson(gw, org.id, 'builder@build-browser.example');
   browser = await launchBrowser();
   page = browser.page;
   await browser.context.addCookies([

@@ -12,6 +12,7 @@ import { NIR_A, validBody } from '@ppfile/rules/testing/fixtures';
 import { DASHBOARD_CSP } from '../apps/gateway/src/common/security-headers';
 import { runCli } from './support/cli';
 import { startGateway, type Gateway } from './support/gateway';
+import { csrfField, signedInPerson } from './support/dashboard-session';
 import { startWorker, workerConfigFor } from './support/worker';
 
 /**
@@ -30,7 +31,6 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const ROOT = path.resolve(__dirname, '..');
 const WEB_DIR = path.join(ROOT, 'dist', 'dashboard-web');
-const PASSWORD = 'correct horse battery staple';
 /** Bodies of more rows go through the queue (and the page's asynchronous path). */
 const QUEUE_ABOVE_ROWS = 20;
 
@@ -42,30 +42,9 @@ let cookie: string;
 let otherCookie: string;
 let tmp: string;
 
-function cookieValue(res: request.Response, name: string): string | undefined {
-  const raw = res.headers['set-cookie'] as unknown;
-  const lines = Array.isArray(raw) ? (raw as string[]) : typeof raw === 'string' ? [raw] : [];
-  const line = lines.find((c) => c.startsWith(`${name}=`));
-  return line ? line.slice(name.length + 1).split(';')[0] : undefined;
-}
-
-function csrfField(html: string): string {
-  const m = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (!m) throw new Error('no CSRF field in the page');
-  return m[1]!;
-}
-
-/** An invited person who set a password: their session cookie. */
+/** An invited person who set a password: their session cookie, as a Cookie header. */
 async function signedIn(organizationId: string, email: string): Promise<string> {
-  const { token } = await gw.stores.users.createWithInvitation({ organizationId, email });
-  const form = await request(gw.http).get(`/dashboard/invite/${token}`);
-  const res = await request(gw.http)
-    .post(`/dashboard/invite/${token}`)
-    .set('Cookie', `ppfile_csrf=${cookieValue(form, 'ppfile_csrf')!}`)
-    .type('form')
-    .send({ _csrf: csrfField(form.text), password: PASSWORD, confirmation: PASSWORD });
-  expect(res.status).toBe(303);
-  return `ppfile_session=${cookieValue(res, 'ppfile_session')!}`;
+  return `ppfile_session=${await signedInPerson(gw, organizationId, email)}`;
 }
 
 const UNESCAPE: Record<string, string> = {
